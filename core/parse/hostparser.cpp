@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: MIT
+#include "hostparser.h"
+
+#include "io/bytesource.h"
+#include "json/numbers.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <unordered_set>
+
+namespace syncscope {
+
+namespace dom = simdjson::dom;
+
+namespace {
+
+const char *const kKnownSchemas[] = {
+    "1.0.1",
+    "1.0.2-chakra.0.0.4",
+    "1.0.3-chakra.0.0.4",
+    "1.0.4-chakra.0.0.4",
+    "1.1.0-chakra.0.0.4",
+    "1.1.1-chakra.0.0.4",
+    "1.1.1-chakra.1.0.0",
+};
+
+bool toInt(dom::element v, int64_t &out)
+{
+    switch (v.type()) {
+    case dom::element_type::INT64:
+        out = v.get_int64().value_unsafe();
+        return true;
+    case dom::element_type::UINT64:
+        out = static_cast<int64_t>(v.get_uint64().value_unsafe());
+        return true;
+    case dom::element_type::STRING: {
+        const ParsedNumber n = parseJsonNumber(v.get_string().value_unsafe());
+        if (!n.ok || !n.isInteger)
+            return false;
+        out = n.integer;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+// "1.1.0-chakra.0.0.4" -> {1, 1, 0}; false when the text is not a version.
+bool parseVersion(const std::string &schema, int parts[3])
+{
+    size_t i = 0;
+    for (int k = 0; k < 3; ++k) {
+        if (i >= schema.size() || schema[i] < '0' || schema[i] > '9')
+            return false;
+        int v = 0;
+        while (i < schema.size() && schema[i] >= '0' && schema[i] <= '9')
+            v = v * 10 + (schema[i++] - '0');
+        parts[k] = v;
+        if (k < 2) {
+            if (i >= schema.size() || schema[i] != '.')
+                return false;
+            ++i;
+        }
+    }
+    return i == schema.size() || schema[i] == '-';
+}
+
+} // namespace
+
+SchemaSupport classifySchema(const std::string &schema)
+{
+    for (const char *known : kKnownSchemas)
+        if (schema == known)
+            return SchemaSupport::Known;
+    int v[3];
+    if (!parseVersion(schema, v) || v[0] != 1)
+        return SchemaSupport::Unsupported;
+    // Same major version, newer than what we know: read it as the nested layout.
+    if (v[1] > 1 || (v[1] == 1 && v[2] > 1))
+        return SchemaSupport::NewerMinor;
+    return SchemaSupport::Unsupported;
+}
+
+bool isChakraConverterSchema(const std::string &schema)
+{
+    return schema == "1.0.2-chakra.0.0.4" || schema == "1.0.3-chakra.0.0.4" || schema == "1.1.0-chakra.0.0.4" ||
+           schema == "1.1.1-chakra.0.0.4";
+}
+
+struct HostNodeSink::Impl {
+    HostTrace &trace;
+    Diagnostics &diag;
+    dom::parser parser;
+    bool sawFlat = false;
+    bool sawNested = false;
+
+    Impl(HostTrace &t, Diagnostics &d) : trace(t), diag(d) {}
+
+    void readAttrs(dom::array attrs, HostNode &node)
+    {
+        for (dom::element item : attrs) {
+            dom::object attr;
+            if (item.get_object().get(attr) != simdjson::SUCCESS)
+                continue;
+            std::string_view name;
+            int64_t value = 0;
+            bool haveValue = false;
+            for (auto field : attr) {
+                const std::string_view key = field.key;
+                const dom::element v = field.value;
+                if (key == "name") {
+                    if (v.type() == dom::element_type::STRING)
+                        name = v.get_string().value_unsafe();
+                    // The value may come before or after the name; read it once we know.
+                } else if (key == "value") {
+                    haveValue = toInt(v, value);
+                }
+            }
+            if (!haveValue)
+                continue;
+            if (name == "rf_id") {
+                node.rfId = value;
+                node.flags |= HostNode::HasRfId;
+            } else if (name == "tid") {
+                node.tid = value;
+                node.flags |= HostNode::HasTid;
+            }
+        }
+    }
+
+    bool readNode(dom::object obj, HostNode &node)
+    {
+        bool haveId = false;
+        for (auto field : obj) {
+            const std::string_view key = field.key;
+            const dom::element v = field.value;
+            if (key == "id") {
+                haveId = toInt(v, node.id);
+            } else if (key == "name") {
+                if (v.type() == dom::element_type::STRING)
+                    node.name = trace.strings.intern(v.get_string().value_unsafe());
+            } else if (key == "ctrl_deps") {
+                sawNested = true;
+                if (toInt(v, node.parent))
+                    node.flags |= HostNode::HasParent;
+            } else if (key == "parent") {
+                sawFlat = true;
+                if (toInt(v, node.parent))
+                    node.flags |= HostNode::HasParent;
+            } else if (key == "rf_id") {
+                if (toInt(v, node.rfId))
+                    node.flags |= HostNode::HasRfId;
+            } else if (key == "tid") {
+                if (toInt(v, node.tid))
+                    node.flags |= HostNode::HasTid;
+            } else if (key == "attrs") {
+                sawNested = true;
+                if (v.type() == dom::element_type::ARRAY)
+                    readAttrs(v.get_array().value_unsafe(), node);
+            }
+        }
+        const std::string_view name = trace.strings.view(node.name);
+        if (name.size() > 10 && name.front() == '[' &&
+            (name.find("|execution_trace|") != std::string_view::npos ||
+             name.find("|execution_graph|") != std::string_view::npos)) {
+            if (name.find("|process]") != std::string_view::npos)
+                node.flags |= HostNode::IsRootLike | HostNode::IsProcessRoot;
+            else if (name.find("|thread]") != std::string_view::npos)
+                node.flags |= HostNode::IsRootLike | HostNode::IsThreadRoot;
+        }
+        return haveId;
+    }
+
+    void keepText(const char *json, const ElementSpan &span, HostNode &node)
+    {
+        const size_t at = trace.text.size();
+        trace.text.resize(at + span.length);
+        size_t outLen = 0;
+        if (simdjson::minify(json + span.offset, span.length, trace.text.data() + at, outLen) != simdjson::SUCCESS) {
+            std::memcpy(trace.text.data() + at, json + span.offset, span.length);
+            outLen = span.length;
+        }
+        trace.text.resize(at + outLen);
+        node.textOffset = at;
+        node.textLength = static_cast<uint32_t>(outLen);
+    }
+};
+
+HostNodeSink::HostNodeSink(HostTrace &trace, Diagnostics &diagnostics)
+    : d(std::make_unique<Impl>(trace, diagnostics))
+{
+}
+
+HostNodeSink::~HostNodeSink() = default;
+
+void HostNodeSink::addBatch(const ElementBatch &batch)
+{
+    const char *json = batch.json.data();
+    const auto &spans = batch.spans;
+    const uint64_t offset = batch.offset;
+    auto &trace = d->trace;
+    size_t i = 0;
+    try {
+        const dom::element doc = d->parser.parse(json, batch.length, false);
+        for (dom::element v : doc.get_array()) {
+            HostNode node;
+            if (v.type() != dom::element_type::OBJECT) {
+                d->diag.error("host.node_not_object",
+                              trace.path + ": a \"nodes\" entry is not an object; it was ignored", trace.path,
+                              static_cast<int64_t>(offset + spans[i].offset - 1));
+                ++i;
+                continue;
+            }
+            if (!d->readNode(v.get_object().value_unsafe(), node)) {
+                d->diag.error("host.node_without_id",
+                              trace.path + ": a node has no integer \"id\"; it was ignored", trace.path,
+                              static_cast<int64_t>(offset + spans[i].offset - 1));
+                ++i;
+                continue;
+            }
+            d->keepText(json, spans[i], node);
+            trace.nodes.push_back(node);
+            ++i;
+        }
+    } catch (const simdjson::simdjson_error &e) {
+        const uint64_t at = offset + (i < spans.size() ? spans[i].offset - 1 : 0);
+        throw InputError("json.invalid",
+                         trace.path + ": invalid JSON in node " + std::to_string(trace.nodes.size()) +
+                             " (near byte " + std::to_string(at) + "): " + e.what(),
+                         static_cast<int64_t>(at));
+    }
+}
+
+void HostNodeSink::addTopLevel(const std::string &key, std::string_view raw)
+{
+    auto &trace = d->trace;
+    trace.topLevel.emplace_back(key, std::string(raw));
+    if (key != "schema" && key != "pid")
+        return;
+    try {
+        dom::parser p;
+        const dom::element doc = p.parse(raw.data(), raw.size(), true);
+        if (key == "schema") {
+            std::string_view s;
+            if (doc.get_string().get(s) == simdjson::SUCCESS)
+                trace.schema = std::string(s);
+            else
+                d->diag.error("host.bad_schema", trace.path + ": the top-level \"schema\" is not a string",
+                              trace.path);
+        } else {
+            int64_t pid = 0;
+            if (doc.get_int64().get(pid) == simdjson::SUCCESS)
+                trace.pid = pid;
+        }
+    } catch (const simdjson::simdjson_error &) {
+        d->diag.warning("host.bad_metadata", trace.path + ": the top-level \"" + key + "\" value is malformed",
+                        trace.path);
+    }
+}
+
+void HostNodeSink::finish()
+{
+    auto &trace = d->trace;
+    auto &diag = d->diag;
+    if (d->sawFlat && !d->sawNested)
+        trace.layout = HostLayout::Flat;
+    if (trace.schema.empty()) {
+        diag.error("host.no_schema", trace.path + ": the execution trace has no \"schema\" version", trace.path);
+    } else {
+        switch (classifySchema(trace.schema)) {
+        case SchemaSupport::Known:
+            break;
+        case SchemaSupport::NewerMinor:
+            diag.warning("host.newer_schema",
+                         trace.path + ": execution trace schema \"" + trace.schema +
+                             "\" is newer than the versions Syncscope knows (1.0.1 to 1.1.1-chakra.1.0.0); it was "
+                             "read like 1.1.1",
+                         trace.path);
+            break;
+        case SchemaSupport::Unsupported:
+            diag.error("host.unsupported_schema",
+                       trace.path + ": unsupported execution trace schema \"" + trace.schema +
+                           "\" (supported: 1.0.1, 1.0.2/1.0.3/1.0.4/1.1.0/1.1.1-chakra.0.0.4, 1.1.1-chakra.1.0.0)",
+                       trace.path);
+            break;
+        }
+    }
+    if (trace.nodes.empty()) {
+        diag.error("host.no_nodes", trace.path + ": the execution trace has no nodes", trace.path);
+        return;
+    }
+    std::unordered_set<int64_t> ids;
+    ids.reserve(trace.nodes.size() * 2);
+    bool duplicate = false;
+    for (const auto &n : trace.nodes)
+        duplicate |= !ids.insert(n.id).second;
+    if (duplicate)
+        diag.warning("host.duplicate_ids",
+                     trace.path + ": some node ids occur more than once; the last node with an id wins", trace.path);
+    bool haveRoot = false;
+    for (const auto &n : trace.nodes)
+        haveRoot |= n.has(HostNode::IsProcessRoot) || n.id == 1;
+    if (!ids.count(1))
+        diag.error("host.no_root",
+                   trace.path + ": the execution trace has no root node (id 1, "
+                                "[pytorch|profiler|execution_trace|process]); it is incomplete",
+                   trace.path);
+    (void)haveRoot;
+}
+
+} // namespace syncscope

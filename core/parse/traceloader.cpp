@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+#include "traceloader.h"
+
+#include "hostparser.h"
+#include "io/bytesource.h"
+#include "json/jsonstream.h"
+#include "kinetoparser.h"
+
+#include <algorithm>
+
+namespace syncscope {
+
+const char *traceKindName(TraceKind k)
+{
+    switch (k) {
+    case TraceKind::Host:
+        return "host execution trace";
+    case TraceKind::Device:
+        return "Kineto device trace";
+    case TraceKind::Unknown:
+        break;
+    }
+    return "unknown";
+}
+
+namespace {
+
+class DispatchHandler : public JsonStreamHandler
+{
+public:
+    DispatchHandler(const std::string &path, Diagnostics &diag, const LoadOptions &options, ByteSource &source)
+        : m_path(path), m_diag(diag), m_options(options), m_source(source)
+    {
+    }
+
+    bool streamArray(std::string_view key) override
+    {
+        if (m_result.kind != TraceKind::Unknown)
+            return false;
+        if (key == "traceEvents" || key.empty()) {
+            becomeDevice();
+            return true;
+        }
+        if (key == "nodes") {
+            becomeHost();
+            return true;
+        }
+        return false;
+    }
+
+    void topLevelValue(std::string_view key, std::string_view raw) override
+    {
+        std::string k(key);
+        if (m_kineto)
+            m_kineto->addTopLevel(k, raw);
+        else if (m_host)
+            m_host->addTopLevel(k, raw);
+        else
+            m_pending.emplace_back(std::move(k), std::string(raw));
+    }
+
+    void arrayBegin(std::string_view) override
+    {
+        if (m_result.device)
+            m_result.device->traceEventsPosition = m_result.device->topLevel.size();
+        if (m_result.host)
+            m_result.host->nodesPosition = m_result.host->topLevel.size();
+    }
+    void arrayEnd(std::string_view) override { m_arrayDone = true; }
+
+    void elementBatch(ElementBatch &batch) override
+    {
+        if (m_kineto)
+            m_kineto->addBatch(batch);
+        else if (m_host)
+            m_host->addBatch(batch);
+        if (m_options.progress && m_source.fileSize() > 0)
+            m_options.progress(static_cast<double>(m_source.consumed()) / static_cast<double>(m_source.fileSize()));
+    }
+
+    void finish(bool complete)
+    {
+        if (m_kineto && complete)
+            m_kineto->finish();
+        if (m_host && complete)
+            m_host->finish();
+        if (m_result.kind == TraceKind::Unknown && complete) {
+            bool hasSchema = false;
+            for (const auto &kv : m_pending)
+                hasSchema |= kv.first == "schema";
+            if (hasSchema)
+                m_diag.error("host.no_nodes",
+                             m_path + ": looks like an execution trace (it has \"schema\") but has no \"nodes\" array",
+                             m_path);
+            else
+                m_diag.error("input.not_a_trace",
+                             m_path + ": is neither a host execution trace (no \"nodes\" array) nor a Kineto "
+                                      "device trace (no \"traceEvents\" array)",
+                             m_path);
+        }
+    }
+
+    LoadedTrace &result() { return m_result; }
+    bool arrayDone() const { return m_arrayDone; }
+
+private:
+    void becomeDevice()
+    {
+        m_result.kind = TraceKind::Device;
+        m_result.device = std::make_shared<KinetoTrace>();
+        m_result.device->path = m_path;
+        // Growing a vector of millions of events by doubling faults in fresh pages
+        // several times over; a size estimate (~170 bytes of JSON per event) avoids most of it.
+        const uint64_t expected = (m_source.compressed() ? m_source.fileSize() * 12 : m_source.fileSize()) / 170;
+        m_result.device->events.reserve(static_cast<size_t>(std::min<uint64_t>(expected, 200'000'000)));
+        m_kineto = std::make_unique<KinetoEventSink>(*m_result.device, m_diag, m_options.keepRawEvents);
+        for (auto &kv : m_pending)
+            m_kineto->addTopLevel(kv.first, kv.second);
+        m_pending.clear();
+    }
+    void becomeHost()
+    {
+        m_result.kind = TraceKind::Host;
+        m_result.host = std::make_shared<HostTrace>();
+        m_result.host->path = m_path;
+        const uint64_t expected = m_source.compressed() ? m_source.fileSize() * 20 : m_source.fileSize();
+        m_result.host->text.reserve(static_cast<size_t>(std::min<uint64_t>(expected * 6 / 10, 8ull << 30)));
+        m_result.host->nodes.reserve(static_cast<size_t>(std::min<uint64_t>(expected / 500, 100'000'000)));
+        m_host = std::make_unique<HostNodeSink>(*m_result.host, m_diag);
+        for (auto &kv : m_pending)
+            m_host->addTopLevel(kv.first, kv.second);
+        m_pending.clear();
+    }
+
+    const std::string &m_path;
+    Diagnostics &m_diag;
+    const LoadOptions &m_options;
+    ByteSource &m_source;
+    LoadedTrace m_result;
+    std::unique_ptr<KinetoEventSink> m_kineto;
+    std::unique_ptr<HostNodeSink> m_host;
+    std::vector<std::pair<std::string, std::string>> m_pending;
+    bool m_arrayDone = false;
+};
+
+} // namespace
+
+LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, const LoadOptions &options)
+{
+    Diagnostics diagnostics;
+    struct Merge {
+        Diagnostics &from, &to;
+        ~Merge() { to.append(from); }
+    } merge{diagnostics, allDiagnostics};
+    std::unique_ptr<ByteSource> source;
+    try {
+        source = openByteSource(path);
+    } catch (const InputError &e) {
+        diagnostics.error(e.code(), e.what(), path, e.offset());
+        return {};
+    }
+    DispatchHandler handler(path, diagnostics, options, *source);
+    bool complete = false;
+    JsonStreamStats stats;
+    try {
+        // Small files: one thread. Large ones: scan on this thread, parse on a worker.
+        if (source->fileSize() < (4u << 20) && !source->compressed()) {
+            stats = streamJson(*source, path, handler, options.cancel);
+        } else {
+            AsyncJsonStreamHandler async(handler);
+            stats = streamJson(*source, path, async, options.cancel);
+            async.finish();
+        }
+        complete = true;
+    } catch (const InputError &e) {
+        diagnostics.error(e.code(), e.what(), path, e.offset());
+    } catch (const std::bad_alloc &) {
+        diagnostics.error("input.out_of_memory", path + ": not enough memory to load this trace", path);
+    }
+    handler.finish(complete);
+    LoadedTrace result = std::move(handler.result());
+    result.complete = complete && !diagnostics.hasErrors();
+    const uint64_t bytes = complete ? stats.bytes : 0;
+    if (result.device) {
+        result.device->inputBytes = bytes;
+        result.device->compressed = source->compressed();
+        result.device->bareArray = stats.bareArray;
+    }
+    if (result.host) {
+        result.host->inputBytes = bytes;
+        result.host->compressed = source->compressed();
+    }
+    return result;
+}
+
+} // namespace syncscope

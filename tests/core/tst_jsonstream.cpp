@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+#include "io/bytesource.h"
+#include "json/jsonstream.h"
+#include "json/numbers.h"
+#include "testutil.h"
+
+#include <QtTest>
+
+using namespace syncscope;
+
+namespace {
+
+class StringSource : public ByteSource
+{
+public:
+    StringSource(std::string data, size_t chunk) : m_data(std::move(data)), m_chunk(chunk) {}
+    size_t read(char *dst, size_t n) override
+    {
+        const size_t k = std::min({n, m_chunk, m_data.size() - m_pos});
+        std::memcpy(dst, m_data.data() + m_pos, k);
+        m_pos += k;
+        return k;
+    }
+    uint64_t consumed() const override { return m_pos; }
+    uint64_t fileSize() const override { return m_data.size(); }
+    bool compressed() const override { return false; }
+
+private:
+    std::string m_data;
+    size_t m_chunk;
+    size_t m_pos = 0;
+};
+
+// Records what the streamer reports, as text, so tests compare one string.
+class Recorder : public JsonStreamHandler
+{
+public:
+    std::string streamKey = "traceEvents";
+    std::string log;
+    bool streamArray(std::string_view key) override { return key == streamKey; }
+    void topLevelValue(std::string_view key, std::string_view raw) override
+    {
+        log += "top " + std::string(key) + "=" + std::string(raw) + "\n";
+    }
+    void arrayBegin(std::string_view key) override { log += "begin " + std::string(key) + "\n"; }
+    void arrayEnd(std::string_view key) override { log += "end " + std::string(key) + "\n"; }
+    void elementBatch(ElementBatch &batch) override
+    {
+        QVERIFY(batch.json.size() >= batch.length + 64);
+        QCOMPARE(batch.json[0], '[');
+        QCOMPARE(batch.json[batch.length - 1], ']');
+        for (const auto &span : batch.spans)
+            log += "elem " + std::string(batch.json.data() + span.offset, span.length) + "\n";
+    }
+};
+
+std::string run(const std::string &json, size_t chunk, const std::string &key = "traceEvents")
+{
+    StringSource src(json, chunk);
+    Recorder rec;
+    rec.streamKey = key;
+    streamJson(src, "mem.json", rec);
+    return rec.log;
+}
+
+} // namespace
+
+class TestJsonStream : public QObject
+{
+    Q_OBJECT
+private slots:
+    void topLevelAndElements_data();
+    void bareArrayAndTrailingComma();
+    void errors_data();
+    void numbers_data();
+};
+
+void TestJsonStream::topLevelAndElements_data()
+{
+    QTest::addColumn<int>("chunk");
+    for (int chunk : {1, 2, 3, 7, 64, 1 << 20})
+        QTest::newRow(qPrintable(QString::number(chunk))) << chunk;
+}
+
+void TestJsonStream::bareArrayAndTrailingComma()
+{
+    QCOMPARE(QString::fromStdString(run("[{\"a\":1},{\"b\":2},]", 3, {})),
+             QStringLiteral("begin \nelem {\"a\":1}\nelem {\"b\":2}\nend \n"));
+}
+
+void TestJsonStream::errors_data()
+{
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("empty") << "" << "json.empty";
+    QTest::newRow("blank") << "  \n " << "json.empty";
+    QTest::newRow("not json") << "hello" << "json.not_json";
+    QTest::newRow("truncated events") << R"({"traceEvents": [{"a": 1}, {"b": )" << "json.truncated";
+    QTest::newRow("truncated object") << R"({"traceEvents": [], "x": )" << "json.truncated";
+    QTest::newRow("truncated string") << R"({"traceEvents": [{"a": "abc)" << "json.truncated";
+    QTest::newRow("bad key") << R"({traceEvents: []})" << "json.invalid";
+}
+
+void TestJsonStream::numbers_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<qint64>("nanos");
+    QTest::addColumn<bool>("isInteger");
+    QTest::newRow("int") << "1200" << qint64(1200000) << true;
+    QTest::newRow("ns fraction") << "4458677009853.422" << qint64(4458677009853422) << false;
+    QTest::newRow("one digit") << "1712195495507268.2" << qint64(1712195495507268200) << false;
+    QTest::newRow("round half up") << "1.2345" << qint64(1235) << false;
+    QTest::newRow("negative") << "-1.5" << qint64(-1500) << false;
+    QTest::newRow("float zero") << "1000.0" << qint64(1000000) << false;
+    QTest::newRow("exponent") << "1.5e3" << qint64(1500000) << false;
+}
+
+QTEST_GUILESS_MAIN(TestJsonStream)
+#include "tst_jsonstream.moc"

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#include "testutil.h"
+
+#include "io/bytesource.h"
+
+#include <QDir>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <vector>
+
+namespace testutil {
+
+std::string fixture(const std::string &relative)
+{
+    return std::string(SYNCSCOPE_TEST_DATA_DIR) + "/" + relative;
+}
+
+static std::string sharedRoot()
+{
+    const QByteArray env = qgetenv("SYNCSCOPE_SHARED_DATA");
+    return env.isEmpty() ? std::string(SYNCSCOPE_SHARED_DATA_DIR) : env.toStdString();
+}
+
+bool sharedDataAvailable()
+{
+    return std::filesystem::exists(sharedRoot() + "/README.md");
+}
+
+std::string sharedData(const std::string &relative)
+{
+    return sharedRoot() + "/" + relative;
+}
+
+std::string tempDir()
+{
+    static std::vector<std::unique_ptr<QTemporaryDir>> dirs;
+    dirs.push_back(std::make_unique<QTemporaryDir>());
+    return dirs.back()->path().toStdString();
+}
+
+std::string readText(const std::string &path)
+{
+    return syncscope::readWholeFile(path);
+}
+
+void writeText(const std::string &path, const std::string &text)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+bool matchesGolden(const std::string &actual, const std::string &goldenPath)
+{
+    if (qEnvironmentVariableIntValue("SYNCSCOPE_UPDATE_GOLDEN") == 1) {
+        writeText(goldenPath, actual);
+        return true;
+    }
+    std::string expected;
+    try {
+        expected = readText(goldenPath);
+    } catch (const std::exception &e) {
+        qWarning("cannot read golden file %s: %s", goldenPath.c_str(), e.what());
+    }
+    if (expected == actual)
+        return true;
+    const std::string actualPath = goldenPath + ".actual";
+    writeText(actualPath, actual);
+    QProcess diff;
+    diff.start(QStringLiteral("diff"), {QStringLiteral("-u"), QString::fromStdString(goldenPath),
+                                        QString::fromStdString(actualPath)});
+    diff.waitForFinished(10000);
+    const QByteArray out = diff.readAllStandardOutput();
+    qWarning("golden mismatch for %s (actual written to %s):\n%s", goldenPath.c_str(), actualPath.c_str(),
+             out.left(20000).constData());
+    return false;
+}
+
+} // namespace testutil
