@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// Window clipping, the node list and the runtime-lock pass (spec 2.2-2.5).
+#include "cpbuild.h"
+
+#include <algorithm>
+
+namespace syncscope::hta {
+
+void attributeEdge(CpGraph &g, int32_t e, int32_t srcParent)
+{
+    const CpEdgeType type = g.edgeType[e];
+    if (type != CpEdgeType::OperatorKernel && type != CpEdgeType::KernelKernelDelay)
+        return;
+    const int32_t u = g.edgeFrom[e], v = g.edgeTo[e];
+    int32_t ev;
+    if (type == CpEdgeType::KernelKernelDelay || g.nodeIsStart[u])
+        ev = g.nodeEvent[u]; // the delay goes to the previous kernel; start->x lies inside the source
+    else if (!g.nodeIsStart[v])
+        ev = g.nodeEvent[v]; // end->end: unwinding into the destination
+    else
+        ev = srcParent;      // end->start between siblings: their parent
+    g.edgeEvent[e] = ev;
+}
+
+CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const RowOptions &rowOptions,
+                       Diagnostics &diag)
+    : trace(t), options(o), rows(t, rowOptions, diag), tables(rows, diag)
+{
+    computeQueueLengths();
+    const StringTable &strings = trace.strings;
+    dataLoadName.assign(strings.size(), 0);
+    for (const std::string &s : options.dataLoadEvents) {
+        for (StrId id = 0; id < strings.size(); ++id)
+            dataLoadName[id] |= strings.view(id).find(s) != std::string_view::npos ? 1 : 0;
+    }
+    const uint32_t n = static_cast<uint32_t>(rows.eventCount());
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!rows.isLoaded(i))
+            continue;
+        if (rows.stream(i) == -1)
+            cpuRowsByTs.push_back(i);
+        if (rows.nameRoles(i) & RoleStreamWaitEvent)
+            streamWaitRows.push_back(i);
+    }
+    std::sort(cpuRowsByTs.begin(), cpuRowsByTs.end(), [&](uint32_t a, uint32_t b) {
+        return rows.ts(a) != rows.ts(b) ? rows.ts(a) < rows.ts(b) : a < b;
+    });
+    m_start.assign(n, -1);
+    m_end.assign(n, -1);
+}
+
+void CpaContext::computeQueueLengths()
+{
+    // Spec 2.7.1 over all loaded rows: +1 at each launch call (on its GPU row's
+    // stream), -1 at each GPU row of a launch; a running sum per stream.
+    const auto &events = trace.events;
+    const uint32_t n = static_cast<uint32_t>(rows.eventCount());
+    queue.assign(n, kNoQueue);
+    std::vector<std::pair<int64_t, uint32_t>> gpuByCorr; // GPU rows (stream != -1) by correlation
+    std::vector<int64_t> launchCorr;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!rows.isLoaded(i))
+            continue;
+        if (rows.stream(i) != -1)
+            gpuByCorr.emplace_back(events[i].correlation, i);
+        if ((rows.nameRoles(i) & RoleLaunch) && rows.indexCorr(i) > 0)
+            launchCorr.push_back(events[i].correlation);
+    }
+    std::sort(gpuByCorr.begin(), gpuByCorr.end());
+    std::sort(launchCorr.begin(), launchCorr.end());
+    launchCorr.erase(std::unique(launchCorr.begin(), launchCorr.end()), launchCorr.end());
+
+    struct Step {
+        double ts;
+        int delta;
+        uint32_t row;
+        int64_t stream;
+    };
+    std::vector<Step> steps;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!rows.isLoaded(i) || !(rows.nameRoles(i) & RoleLaunch) || rows.indexCorr(i) <= 0)
+            continue;
+        auto it = std::lower_bound(gpuByCorr.begin(), gpuByCorr.end(), std::make_pair(events[i].correlation, 0u));
+        for (; it != gpuByCorr.end() && it->first == events[i].correlation; ++it)
+            steps.push_back({rows.ts(i), +1, i, rows.stream(it->second)});
+    }
+    for (const auto &[corr, g] : gpuByCorr) {
+        if (std::binary_search(launchCorr.begin(), launchCorr.end(), corr))
+            steps.push_back({rows.ts(g), -1, g, rows.stream(g)});
+    }
+    // Ties: launches before activities, then by index (HTA's sort is unstable; spec 2.7.1).
+    std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+        if (a.ts != b.ts)
+            return a.ts < b.ts;
+        if (a.delta != b.delta)
+            return a.delta > b.delta;
+        return a.row < b.row;
+    });
+    std::vector<int64_t> streams;
+    for (const Step &s : steps)
+        streams.push_back(s.stream);
+    std::sort(streams.begin(), streams.end());
+    streams.erase(std::unique(streams.begin(), streams.end()), streams.end());
+    std::vector<int32_t> sum(streams.size(), 0);
+    for (const Step &s : steps) {
+        const size_t k = static_cast<size_t>(std::lower_bound(streams.begin(), streams.end(), s.stream) - streams.begin());
+        sum[k] += s.delta;
+        queue[s.row] = sum[k];
+    }
+}
+
+std::vector<uint32_t> CpaContext::clip(double start, double end) const
+{
+    // CPU rows (stream -1) starting in the window with dur > 0 (HTA #116).
+    auto lo = std::lower_bound(cpuRowsByTs.begin(), cpuRowsByTs.end(), start,
+                               [&](uint32_t i, double t) { return rows.ts(i) < t; });
+    auto hi = std::upper_bound(lo, cpuRowsByTs.end(), end, [&](double t, uint32_t i) { return t < rows.ts(i); });
+    std::vector<uint32_t> out;
+    out.reserve(static_cast<size_t>(hi - lo) + streamWaitRows.size());
+    for (auto it = lo; it != hi; ++it) {
+        const uint32_t c = *it;
+        if (!(rows.dur(c) > 0))
+            continue;
+        out.push_back(c);
+        // GPU rows launched from the window, wherever they run.
+        const int32_t k = rows.partner(c);
+        if (k >= 0 && rows.isLoaded(static_cast<uint32_t>(k)) && rows.stream(static_cast<uint32_t>(k)) != -1)
+            out.push_back(static_cast<uint32_t>(k));
+    }
+    // Every Stream Wait Event row of the trace [QUIRK].
+    out.insert(out.end(), streamWaitRows.begin(), streamWaitRows.end());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+void CpaContext::createNodes(const std::vector<uint32_t> &clipped, CpGraph &g)
+{
+    struct Key {
+        double time;
+        uint32_t ev;
+        uint32_t isEnd;
+    };
+    std::vector<Key> keys;
+    for (uint32_t ev : clipped) {
+        const uint8_t cat = rows.catRole(ev);
+        const bool bearing = cat == CatCpuOp || cat == CatRuntime || dataLoadName[trace.events[ev].name] ||
+                             (rows.stream(ev) != -1 && rows.indexCorr(ev) >= 0);
+        if (!bearing)
+            continue;
+        keys.push_back({rows.ts(ev), ev, 0});
+        keys.push_back({rows.ts(ev) + rows.dur(ev), ev, 1});
+    }
+    // By (time, event index); the start of an event before its end at equal time.
+    std::sort(keys.begin(), keys.end(), [](const Key &a, const Key &b) {
+        if (a.time != b.time)
+            return a.time < b.time;
+        if (a.ev != b.ev)
+            return a.ev < b.ev;
+        return a.isEnd < b.isEnd;
+    });
+    g.nodeEvent.resize(keys.size());
+    g.nodeTime.resize(keys.size());
+    g.nodeIsStart.resize(keys.size());
+    for (size_t id = 0; id < keys.size(); ++id) {
+        g.nodeEvent[id] = static_cast<int32_t>(keys[id].ev);
+        g.nodeTime[id] = keys[id].time;
+        g.nodeIsStart[id] = keys[id].isEnd ? 0 : 1;
+        (keys[id].isEnd ? m_end : m_start)[keys[id].ev] = static_cast<int32_t>(id);
+    }
+}
+
+void CpaContext::runtimeLockPass(CpGraph &g)
+{
+    // Spec 2.5: calls holding the CUDA runtime lock serialise in order of completion.
+    std::vector<int32_t> pending;
+    int32_t last = -1;
+    for (int32_t id = 0; id < g.nodeCount(); ++id) {
+        const uint32_t ev = static_cast<uint32_t>(g.nodeEvent[id]);
+        if (!(rows.nameRoles(ev) & RoleLock))
+            continue;
+        if (g.nodeIsStart[id]) {
+            pending.push_back(id);
+        } else {
+            while (!pending.empty()) {
+                const int32_t s = pending.back();
+                pending.pop_back();
+                if (static_cast<uint32_t>(g.nodeEvent[s]) == ev) {
+                    const int32_t e = g.addEdge(s, id, CpEdgeType::OperatorKernel, g.nodeTime[id] - g.nodeTime[s]);
+                    attributeEdge(g, e, static_cast<int32_t>(ev));
+                } else {
+                    g.addEdge(s, id, CpEdgeType::Dependency, 0);
+                }
+            }
+            if (last >= 0 && !g.nodeIsStart[last])
+                g.addEdge(last, id, CpEdgeType::Dependency, 0);
+        }
+        last = id;
+    }
+}
+
+BuildStats CpaContext::build(const std::vector<uint32_t> &clipped, CpGraph &g)
+{
+    BuildStats stats;
+    createNodes(clipped, g);
+    runtimeLockPass(g);
+    callStackPass(clipped, g);
+    gpuPass(clipped, g, stats);
+    for (int32_t ev : g.nodeEvent) { // reset the per-event scratch for the next window
+        m_start[ev] = -1;
+        m_end[ev] = -1;
+    }
+    return stats;
+}
+
+} // namespace syncscope::hta

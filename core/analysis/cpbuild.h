@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// Internal: building HTA's critical-path graph for one window (spec 2.2-2.8).
+// The whole-trace tables live in a CpaContext built once, so analysing many
+// windows (one per ProfilerStep) costs O(window log window) each.
+#pragma once
+
+#include "criticalpath.h"
+#include "htarows.h"
+#include "syncsweep.h"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace syncscope::hta {
+
+constexpr int32_t kNoQueue = std::numeric_limits<int32_t>::min();
+
+// Counters of the situations HTA logs (or asserts on); reported once per analysis.
+struct BuildStats {
+    size_t kernelsWithoutEdge = 0;      // no sync, launch or kernel-kernel edge (HTA warns)
+    size_t launchWithoutRuntimeNode = 0; // HTA asserts; we skip the launch edge
+    size_t unknownSyncNames = 0;
+    size_t unmatchedWaits = 0;
+};
+
+class CpaContext
+{
+public:
+    CpaContext(const KinetoTrace &trace, const CriticalPathOptions &options, const RowOptions &rowOptions,
+               Diagnostics &diag);
+
+    const KinetoTrace &trace;
+    const CriticalPathOptions &options;
+    RowTable rows;
+    SyncTables tables;
+    std::vector<int32_t> queue;          // spec 2.7.1: queue length after each launch/activity row
+    std::vector<uint8_t> dataLoadName;   // per StrId: name contains a data_load_events string
+    std::vector<uint32_t> cpuRowsByTs;   // loaded rows with stream -1, by (ts, index)
+    std::vector<uint32_t> streamWaitRows; // every loaded "Stream Wait Event" row
+
+    // Rows kept for the window [start, end] (spec 2.2 step 3), ascending index.
+    std::vector<uint32_t> clip(double start, double end) const;
+
+    // Builds the node list and the edges of passes A, B and C into `graph`
+    // (not finished). Reusable: per-event scratch is reset afterwards.
+    BuildStats build(const std::vector<uint32_t> &clipped, CpGraph &graph);
+
+    // Node ids of an event, -1 when it has none (valid during build()).
+    int32_t startNode(uint32_t ev) const { return m_start[ev]; }
+    int32_t endNode(uint32_t ev) const { return m_end[ev]; }
+
+private:
+    void computeQueueLengths();
+    void createNodes(const std::vector<uint32_t> &clipped, CpGraph &graph);
+    void runtimeLockPass(CpGraph &graph);
+    void callStackPass(const std::vector<uint32_t> &clipped, CpGraph &graph);
+    void gpuPass(const std::vector<uint32_t> &clipped, CpGraph &graph, BuildStats &stats);
+
+    std::vector<int32_t> m_start, m_end; // per event
+};
+
+// Builds and solves one window: graph, validation, longest path, breakdown and
+// summary into `out`. Returns out.success (failures add an Error diagnostic).
+bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, CriticalPathResult &out, Diagnostics &diag);
+
+// HTA's attribution of an edge (spec 2.8) given the call-stack parent of the node
+// visited before (only used for end->start edges).
+void attributeEdge(CpGraph &graph, int32_t edge, int32_t srcParent);
+
+} // namespace syncscope::hta

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The critical-path graph in flat arrays: a node list (two nodes per event,
+// sorted by time), a simple digraph of typed, weighted edges with networkx's
+// insertion-order semantics, and the adjacency needed for the longest path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace syncscope {
+
+enum class CpEdgeType : uint8_t { OperatorKernel, Dependency, KernelLaunchDelay, KernelKernelDelay, SyncDependency };
+constexpr int kCpEdgeTypeCount = 5;
+
+// HTA's string value of the type: "critical_path_operator", ...
+const char *cpEdgeTypeValue(CpEdgeType t);
+// HTA's enum name: "OPERATOR_KERNEL", ...
+const char *cpEdgeTypeEnumName(CpEdgeType t);
+
+// Marks an edge that has no attributed event (HTA's edge_to_event_map has no entry).
+constexpr int32_t kNoAttribution = std::numeric_limits<int32_t>::min();
+
+class CpGraph
+{
+public:
+    // --- node list (ids are positions; set by the builder) ---
+    std::vector<int32_t> nodeEvent;  // raw traceEvents index of the node's event
+    std::vector<double> nodeTime;    // HTA-relative µs
+    std::vector<uint8_t> nodeIsStart;
+    int32_t nodeCount() const { return static_cast<int32_t>(nodeEvent.size()); }
+
+    // --- edges, in order of first insertion ---
+    std::vector<int32_t> edgeFrom, edgeTo;
+    std::vector<double> edgeWeight;   // the weight as stored on HTA's edge object (may be negative)
+    std::vector<CpEdgeType> edgeType;
+    std::vector<int32_t> edgeEvent;   // attributed event, kNoAttribution when none
+    int32_t edgeCount() const { return static_cast<int32_t>(edgeFrom.size()); }
+
+    // Adds u->v. An existing u->v keeps its position but takes the new type and
+    // weight (networkx add_edge on a simple DiGraph). Returns the edge id.
+    int32_t addEdge(int32_t u, int32_t v, CpEdgeType type, double weight);
+    // Returns the id of u->v or -1. Works before and after finish().
+    int32_t findEdge(int32_t u, int32_t v) const;
+
+    // Builds the adjacency and the graph-node order and frees the lookup table.
+    void finish();
+    bool finished() const { return m_finished; }
+
+    // --- after finish() ---
+    // Nodes that appear in an edge, in networkx insertion order (u before v of each first add).
+    std::vector<int32_t> graphNodes;
+    // Out/in edge ids per node, each list in edge insertion order (CSR).
+    std::vector<int32_t> outStart, outEdges, inStart, inEdges;
+    // Edge ids in networkx adjacency order: graph nodes in order, successors in order.
+    std::vector<int32_t> adjacencyOrder() const;
+    size_t memoryBytes() const;
+
+private:
+    void grow();
+    std::vector<uint64_t> m_keys; // open addressing: (u << 32 | v) -> m_vals, ~0 = empty
+    std::vector<int32_t> m_vals;
+    size_t m_used = 0;
+    bool m_finished = false;
+};
+
+// The longest (maximum weight) path with networkx 3.x dag_longest_path semantics.
+struct LongestPath {
+    bool ok = false;
+    const char *error = "";    // static text when !ok
+    std::vector<int32_t> nodes; // ordered node ids
+    std::vector<int32_t> edges; // edge ids between consecutive nodes
+    double weight = 0;          // sum of the graph weights along the path
+};
+
+// `graphWeight` = the weights networkx sees (edgeWeight after HTA's clamp).
+// Fails when the graph has a cycle or no edges.
+LongestPath longestPath(const CpGraph &graph, const std::vector<double> &graphWeight);
+
+} // namespace syncscope

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// Validation, longest path, breakdown and summary of one window (spec 2.9-3.2),
+// and the golden-file text dump.
+#include "cpbuild.h"
+
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <unordered_map>
+
+namespace syncscope {
+
+std::string cpShortenName(std::string_view name)
+{
+    // Memory activities keep their name; so do names without template/argument lists.
+    for (std::string_view p : {"Memcpy", "hipMemcpy", "Memset", "hipMemset", "dma"})
+        if (name.substr(0, p.size()) == p)
+            return std::string(name);
+    if (name.find('<') == std::string_view::npos && name.find('(') == std::string_view::npos)
+        return std::string(name);
+    // Drop "->", then every (nested) <...> and (...) group; keep the last space-separated token.
+    std::string s;
+    s.reserve(name.size());
+    for (size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '-' && i + 1 < name.size() && name[i + 1] == '>') {
+            ++i;
+            continue;
+        }
+        s.push_back(name[i]);
+    }
+    std::string stack;
+    for (char c : s) {
+        if (c == '>' || c == ')') {
+            const char open = c == '>' ? '<' : '(';
+            while (!stack.empty() && stack.back() != open)
+                stack.pop_back();
+            if (!stack.empty())
+                stack.pop_back();
+        } else {
+            stack.push_back(c);
+        }
+    }
+    const size_t sp = stack.rfind(' ');
+    return sp == std::string::npos ? stack : stack.substr(sp + 1);
+}
+
+namespace {
+
+using namespace hta;
+
+bool isCommKernel(std::string_view s)
+{
+    // (^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*) with re.match [QUIRK: any hip* counts].
+    return s.substr(0, 4) == "nccl" || s.substr(0, 3) == "hip" || s.substr(0, 4) == "hccl" ||
+           s.find("ncclKernel") != std::string_view::npos;
+}
+
+class BoundBy
+{
+public:
+    BoundBy(const CpaContext &ctx, Diagnostics &diag) : m_ctx(ctx)
+    {
+        // data_load_events are regexes here (re.search) but literal strings for nodes [QUIRK].
+        for (const std::string &p : ctx.options.dataLoadEvents) {
+            try {
+                m_patterns.emplace_back(p);
+            } catch (const std::regex_error &) {
+                m_literal.push_back(p);
+                diag.warning("cpa.bad_data_load_regex",
+                             "data-load pattern \"" + p + "\" is not a valid regular expression; matched literally");
+            }
+        }
+    }
+
+    std::string operator()(CpEdgeType type, int32_t ev)
+    {
+        switch (type) {
+        case CpEdgeType::KernelKernelDelay:
+            return "gpu_kernel_kernel_overhead";
+        case CpEdgeType::KernelLaunchDelay:
+            return "gpu_kernel_launch_overhead";
+        case CpEdgeType::Dependency:
+        case CpEdgeType::SyncDependency:
+            return "";
+        case CpEdgeType::OperatorKernel:
+            break;
+        }
+        const StrId name = m_ctx.trace.events[static_cast<uint32_t>(ev)].name;
+        auto it = m_short.find(name);
+        if (it == m_short.end())
+            it = m_short.emplace(name, cpShortenName(m_ctx.trace.str(name))).first;
+        const std::string &s = it->second;
+        if (m_ctx.rows.stream(static_cast<uint32_t>(ev)) < 0) {
+            for (const auto &re : m_patterns)
+                if (std::regex_search(s, re))
+                    return "data_loading";
+            for (const auto &lit : m_literal)
+                if (s.find(lit) != std::string::npos)
+                    return "data_loading";
+            return "cpu_bound";
+        }
+        return isCommKernel(s) ? "gpu_communication_bound" : "gpu_compute_bound";
+    }
+
+private:
+    const CpaContext &m_ctx;
+    std::vector<std::regex> m_patterns;
+    std::vector<std::string> m_literal;
+    std::unordered_map<StrId, std::string> m_short;
+};
+
+bool fail(CriticalPathResult &out, Diagnostics &diag, const std::string &path, std::string reason)
+{
+    out.success = false;
+    out.reason = std::move(reason);
+    diag.error("cpa.failed", path + ": critical-path analysis failed: " + out.reason, path);
+    return false;
+}
+
+void reportBuildStats(const BuildStats &s, const std::string &path, Diagnostics &diag)
+{
+    if (s.kernelsWithoutEdge > 0)
+        diag.info("cpa.kernel_without_edge",
+                  path + ": " + std::to_string(s.kernelsWithoutEdge) +
+                      " GPU activities got no launch, kernel-kernel or sync edge (as in HTA); they start the path",
+                  path);
+    if (s.launchWithoutRuntimeNode > 0)
+        diag.warning("cpa.launch_without_runtime",
+                     path + ": " + std::to_string(s.launchWithoutRuntimeNode) +
+                         " launch delays could not be drawn because the launching call has no graph node (HTA "
+                         "fails here)",
+                     path);
+    if (s.unknownSyncNames > 0)
+        diag.warning("cpa.unknown_sync",
+                     path + ": " + std::to_string(s.unknownSyncNames) + " cuda_sync rows have an unknown name; ignored",
+                     path);
+    if (s.unmatchedWaits > 0)
+        diag.warning("cpa.unmatched_stream_wait",
+                     path + ": " + std::to_string(s.unmatchedWaits) +
+                         " Stream Wait Event rows have no matching cudaStreamWaitEvent call; ignored (HTA fails here)",
+                     path);
+}
+
+} // namespace
+
+namespace hta {
+
+bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, CriticalPathResult &out, Diagnostics &diag)
+{
+    const std::string &path = ctx.trace.path;
+    CpGraph &g = out.graph;
+    out.clippedRows = clipped.size();
+    reportBuildStats(ctx.build(clipped, g), path, diag);
+    g.finish();
+    for (int32_t e : g.adjacencyOrder())
+        if (g.edgeType[e] == CpEdgeType::SyncDependency)
+            out.syncEdges.emplace_back(g.nodeEvent[g.edgeFrom[e]], g.nodeEvent[g.edgeTo[e]]);
+
+    // Validation (spec 2.9): weights <= -1 count as 0 for the path but keep their
+    // stored value for the breakdown [QUIRK]; syncs within one stream are invalid.
+    std::vector<double> graphWeight(g.edgeWeight);
+    size_t clamped = 0, tooNegative = 0, sameStream = 0;
+    for (int32_t e = 0; e < g.edgeCount(); ++e) {
+        const double w = g.edgeWeight[e];
+        if (!ctx.options.strictNegativeWeights && w <= -1) {
+            graphWeight[e] = 0;
+            ++clamped;
+        } else if (w < -1) {
+            ++tooNegative;
+        }
+        if (g.edgeType[e] == CpEdgeType::SyncDependency) {
+            const int64_t a = ctx.rows.stream(static_cast<uint32_t>(g.nodeEvent[g.edgeFrom[e]]));
+            const int64_t b = ctx.rows.stream(static_cast<uint32_t>(g.nodeEvent[g.edgeTo[e]]));
+            sameStream += (a != -1 && a == b) ? 1 : 0;
+        }
+    }
+    if (clamped > 0)
+        diag.warning("cpa.negative_weight",
+                     path + ": " + std::to_string(clamped) +
+                         " edges have a weight <= -1 µs (children ending after their parents); counted as 0",
+                     path);
+    if (tooNegative > 0)
+        return fail(out, diag, path, std::to_string(tooNegative) + " edges have a weight below -1 µs (strict check)");
+    if (sameStream > 0)
+        return fail(out, diag, path, std::to_string(sameStream) + " sync edges connect activities on the same stream");
+    LongestPath lp = longestPath(g, graphWeight);
+    if (!lp.ok)
+        return fail(out, diag, path, lp.error);
+
+    out.pathNodes = std::move(lp.nodes);
+    out.pathEdges = std::move(lp.edges);
+    out.weightUs = lp.weight;
+    for (int32_t n : out.pathNodes)
+        out.criticalEvents.push_back(static_cast<uint32_t>(g.nodeEvent[n]));
+    std::sort(out.criticalEvents.begin(), out.criticalEvents.end());
+    out.criticalEvents.erase(std::unique(out.criticalEvents.begin(), out.criticalEvents.end()),
+                             out.criticalEvents.end());
+
+    // Breakdown and summary (spec 3.2). An operator edge without an attributed event
+    // (HTA would fail) is attributed to its source event.
+    BoundBy boundBy(ctx, diag);
+    std::map<std::string, double> buckets;
+    double total = 0;
+    for (int32_t e : out.pathEdges) {
+        CpBreakdownRow row;
+        row.edge = e;
+        row.event = g.edgeEvent[e] >= 0 ? g.edgeEvent[e] : -1;
+        row.duration = g.edgeWeight[e];
+        row.type = g.edgeType[e];
+        row.boundBy = boundBy(row.type, row.event >= 0 ? row.event : g.nodeEvent[g.edgeFrom[e]]);
+        buckets[row.boundBy] += row.duration;
+        total += row.duration;
+        out.breakdown.push_back(std::move(row));
+    }
+    for (const auto &[name, sum] : buckets)
+        out.summary.push_back({name, total != 0 ? 100.0 * sum / total : 0.0, sum});
+    out.success = true;
+    return true;
+}
+
+} // namespace hta
+
+namespace {
+
+std::string formatNumber(double v)
+{
+    if (v == std::floor(v) && std::fabs(v) < 9e15)
+        return std::to_string(static_cast<long long>(v));
+    char buf[32];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+// First `n` code points of a UTF-8 string (Python's name[:n]).
+std::string_view prefixChars(std::string_view s, size_t n)
+{
+    size_t i = 0, count = 0;
+    while (i < s.size() && count < n) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        i += c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+        ++count;
+    }
+    return s.substr(0, std::min(i, s.size()));
+}
+
+} // namespace
+
+std::string criticalPathDump(const KinetoTrace &trace, const CriticalPathResult &r)
+{
+    const CpGraph &g = r.graph;
+    std::string out = "NODES (id: ev_idx name S/E ts_rel)\n";
+    for (int32_t id = 0; id < g.nodeCount(); ++id) {
+        const uint32_t ev = static_cast<uint32_t>(g.nodeEvent[id]);
+        out += "  " + std::to_string(id) + ": ev" + std::to_string(ev) + " ";
+        out += prefixChars(trace.str(trace.events[ev].name), 28);
+        out += g.nodeIsStart[id] ? " S " : " E ";
+        out += formatNumber(g.nodeTime[id]) + "\n";
+    }
+    out += "EDGES in insertion order (u->v TYPE weight [attributed ev])\n";
+    if (g.finished()) {
+        for (int32_t e : g.adjacencyOrder()) {
+            out += "  " + std::to_string(g.edgeFrom[e]) + "->" + std::to_string(g.edgeTo[e]) + " " +
+                   cpEdgeTypeEnumName(g.edgeType[e]) + " " + formatNumber(g.edgeWeight[e]);
+            if (g.edgeEvent[e] != kNoAttribution)
+                out += " [ev" + std::to_string(g.edgeEvent[e]) + "]";
+            out += "\n";
+        }
+    }
+    out += "CRITICAL PATH nodes: [";
+    for (size_t k = 0; k < r.pathNodes.size(); ++k)
+        out += (k ? ", " : "") + std::to_string(r.pathNodes[k]);
+    out += "]\n";
+    return out;
+}
+
+} // namespace syncscope

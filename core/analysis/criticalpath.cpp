@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// Entry points: window selection (spec 2.2), one analysis, one per step.
+#include "criticalpath.h"
+
+#include "cpbuild.h"
+#include "syncedges.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace syncscope {
+
+std::vector<size_t> CriticalPathResult::edgeCountsByType() const
+{
+    std::vector<size_t> counts(kCpEdgeTypeCount, 0);
+    for (CpEdgeType t : graph.edgeType)
+        ++counts[static_cast<size_t>(t)];
+    return counts;
+}
+
+std::vector<size_t> CriticalPathResult::pathEdgeCountsByType() const
+{
+    std::vector<size_t> counts(kCpEdgeTypeCount, 0);
+    for (int32_t e : pathEdges)
+        ++counts[static_cast<size_t>(graph.edgeType[e])];
+    return counts;
+}
+
+double CriticalPathResult::percent(const std::string &boundBy) const
+{
+    for (const auto &row : summary)
+        if (row.boundBy == boundBy)
+            return row.percent;
+    return 0;
+}
+
+namespace {
+
+using namespace hta;
+
+// Facts about the input that explain an empty or odd graph.
+void describeInput(const RowTable &rows, Diagnostics &diag)
+{
+    const std::string &path = rows.trace().path;
+    size_t gpu = 0, unlinkedGpu = 0, cpu = 0;
+    for (uint32_t i = 0; i < rows.eventCount(); ++i) {
+        if (!rows.isLoaded(i))
+            continue;
+        const EventKind k = rows.trace().events[i].kind;
+        if (isGpuActivity(k)) {
+            ++gpu;
+            unlinkedGpu += rows.partner(i) < 0 ? 1 : 0;
+        }
+        const uint8_t cat = rows.catRole(i);
+        cpu += (cat == CatCpuOp || cat == CatRuntime) ? 1 : 0;
+    }
+    if (gpu == 0)
+        diag.warning("cpa.no_gpu_events",
+                     path + ": the trace has no GPU activities (kernel, gpu_memcpy, gpu_memset); the critical path "
+                            "is CPU-only",
+                     path);
+    if (cpu == 0)
+        diag.warning("cpa.no_cpu_events",
+                     path + ": the trace has no CPU ops or runtime calls (cpu_op, cuda_runtime); GPU activities "
+                            "cannot be reached from the CPU and are not in the graph",
+                     path);
+    if (unlinkedGpu > 0)
+        diag.warning("cpa.unlinked_gpu",
+                     path + ": " + std::to_string(unlinkedGpu) +
+                         " GPU activities have no launching runtime call (their correlation id matches no CPU event); "
+                         "they are left out of the graph",
+                     path);
+}
+
+// Picks the window; returns false (with out.reason) when the instance is out of range.
+bool selectWindow(const RowTable &rows, const CriticalPathOptions &o, CriticalPathResult &out, Diagnostics &diag)
+{
+    const std::string &path = rows.trace().path;
+    CpWindow &w = out.window;
+    double minTs = std::numeric_limits<double>::infinity();
+    for (uint32_t i = 0; i < rows.eventCount(); ++i)
+        if (rows.isLoaded(i))
+            minTs = std::min(minTs, rows.ts(i));
+    auto whole = [&] {
+        w.wholeTrace = true;
+        w.startUs = minTs;
+        w.endUs = std::numeric_limits<double>::infinity();
+    };
+    if (o.annotation.empty()) {
+        whole();
+        diag.info("cpa.whole_trace", path + ": annotation \"\": the whole trace is the critical-path window", path);
+        return true;
+    }
+    const std::vector<uint8_t> contains = rows.stringsContaining(o.annotation);
+    std::vector<uint32_t> matches;
+    for (uint32_t i : rows.tableOrder())
+        if (contains[rows.trace().events[i].name])
+            matches.push_back(i);
+    w.annotationFound = !matches.empty();
+    w.instanceCount = static_cast<int>(matches.size());
+    if (matches.empty()) {
+        whole();
+        diag.warning("cpa.annotation_not_found",
+                     path + ": no event name contains the annotation \"" + o.annotation +
+                         "\"; the whole trace is the critical-path window (HTA would stop here)",
+                     path);
+        return true;
+    }
+    const int count = static_cast<int>(matches.size());
+    if (o.instanceFirst < 0 || o.instanceFirst >= count || o.instanceLast < o.instanceFirst) {
+        out.reason = "instance " + std::to_string(o.instanceFirst) +
+                     (o.instanceLast != o.instanceFirst ? ".." + std::to_string(o.instanceLast) : std::string()) +
+                     " is out of range: \"" + o.annotation + "\" has " + std::to_string(count) +
+                     " instances (0.." + std::to_string(count - 1) + ")";
+        diag.error("cpa.instance_out_of_range", path + ": " + out.reason, path);
+        return false;
+    }
+    w.instanceFirst = o.instanceFirst;
+    w.instanceLast = std::min(o.instanceLast, count - 1);
+    if (w.instanceLast != o.instanceLast)
+        diag.warning("cpa.instance_clamped",
+                     path + ": the instance range ends at " + std::to_string(o.instanceLast) + " but \"" +
+                         o.annotation + "\" has only " + std::to_string(count) + " instances; using " +
+                         std::to_string(w.instanceFirst) + ".." + std::to_string(w.instanceLast),
+                     path);
+    w.startUs = std::numeric_limits<double>::infinity();
+    w.endUs = -std::numeric_limits<double>::infinity();
+    for (int k = w.instanceFirst; k <= w.instanceLast; ++k) {
+        w.startUs = std::min(w.startUs, rows.ts(matches[k]));
+        w.endUs = std::max(w.endUs, rows.end(matches[k]));
+    }
+    return true;
+}
+
+} // namespace
+
+CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalPathOptions &options, Diagnostics &diag)
+{
+    CriticalPathResult out;
+    checkCudaSyncPresent(trace, diag);
+    RowOptions rowOptions;
+    rowOptions.nsRounding = options.nsRounding;
+    CpaContext ctx(trace, options, rowOptions, diag);
+    out.loadedRows = ctx.rows.loadedRows();
+    if (out.loadedRows == 0) {
+        out.reason = "the trace has no events with ts, dur and cat";
+        diag.error("cpa.failed", trace.path + ": critical-path analysis failed: " + out.reason, trace.path);
+        return out;
+    }
+    describeInput(ctx.rows, diag);
+    if (!selectWindow(ctx.rows, options, out, diag))
+        return out;
+    out.window.startAbsUs = out.window.startUs + ctx.rows.minTs();
+    hta::analyzeWindow(ctx, ctx.clip(out.window.startUs, out.window.endUs), out, diag);
+    return out;
+}
+
+std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const CriticalPathOptions &options, Diagnostics &diag)
+{
+    std::vector<StepResult> steps;
+    checkCudaSyncPresent(trace, diag);
+    RowOptions rowOptions;
+    rowOptions.nsRounding = options.nsRounding;
+    rowOptions.dropLastProfilerStep = false; // keep the last step's events
+    CpaContext ctx(trace, options, rowOptions, diag);
+    std::vector<uint32_t> annotations;
+    for (uint32_t i = 0; i < ctx.rows.eventCount(); ++i)
+        if (ctx.rows.isLoaded(i) && ctx.rows.catRole(i) == CatUserAnnotation &&
+            (ctx.rows.nameRoles(i) & RoleProfilerStep))
+            annotations.push_back(i);
+    std::sort(annotations.begin(), annotations.end(), [&](uint32_t a, uint32_t b) {
+        return ctx.rows.ts(a) != ctx.rows.ts(b) ? ctx.rows.ts(a) < ctx.rows.ts(b) : a < b;
+    });
+    if (annotations.empty())
+        diag.warning("cpa.no_steps", trace.path + ": the trace has no ProfilerStep#N annotations; no per-step table",
+                     trace.path);
+    for (size_t k = 0; k < annotations.size(); ++k) {
+        const uint32_t ev = annotations[k];
+        StepResult s;
+        s.instance = static_cast<int>(k);
+        s.event = ev;
+        s.name = trace.str(trace.events[ev].name);
+        s.startUs = trace.events[ev].ts;
+        s.endUs = trace.events[ev].ts + trace.events[ev].dur;
+        CriticalPathResult r;
+        hta::analyzeWindow(ctx, ctx.clip(ctx.rows.ts(ev), ctx.rows.end(ev)), r, diag);
+        s.success = r.success;
+        s.reason = r.reason;
+        s.weightUs = r.weightUs;
+        s.pathNodes = r.pathNodes.size();
+        s.criticalEvents = r.criticalEvents.size();
+        s.summary = std::move(r.summary);
+        steps.push_back(std::move(s));
+    }
+    return steps;
+}
+
+} // namespace syncscope

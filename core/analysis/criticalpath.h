@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// HTA-compatible critical-path analysis of one Kineto trace
+// (../shared/docs/critical_path_spec.md): the graph of CPU ops, runtime calls and
+// GPU activities with HTA's node order, edge types, weights and insertion order;
+// the longest path with networkx's tie-breaking; the bound-by breakdown.
+#pragma once
+
+#include "cpgraph.h"
+#include "model/diagnostics.h"
+#include "model/kinetotrace.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace syncscope {
+
+struct CriticalPathOptions {
+    std::string annotation = "ProfilerStep"; // substring of an event name; "" = whole trace
+    int instanceFirst = 0, instanceLast = 0;  // HTA instance_id k -> (k,k); tuple (a,b) -> (a,b)
+    bool zeroWeightLaunchEdges = false;       // CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1
+    bool nsRounding = true;                   // false = HTA_DISABLE_NS_ROUNDING=1
+    bool strictNegativeWeights = false;       // CRITICAL_PATH_STRICT_NEGATIVE_WEIGHT_CHECKS=1
+    std::vector<std::string> dataLoadEvents;  // names containing one of these get nodes (data_loading)
+};
+
+// The analysed time window (HTA-relative µs: 0 = the earliest row).
+struct CpWindow {
+    bool wholeTrace = false;       // annotation "" or not found
+    bool annotationFound = false;
+    int instanceFirst = 0, instanceLast = 0; // after clamping to the matches
+    int instanceCount = 0;                   // rows whose name contains the annotation
+    double startUs = 0, endUs = 0;           // endUs = +inf for the whole trace
+    double startAbsUs = 0;                   // startUs in the trace's own time base
+};
+
+// One critical edge, attributed as HTA's breakdown does (spec 3.2).
+struct CpBreakdownRow {
+    int32_t edge = -1;
+    int32_t event = -1;   // attributed event, -1 when none
+    double duration = 0;  // the stored edge weight
+    CpEdgeType type = CpEdgeType::Dependency;
+    std::string boundBy;  // "cpu_bound", "gpu_compute_bound", ..., or ""
+};
+
+struct CpSummaryRow {
+    std::string boundBy;
+    double percent = 0;
+    double durationUs = 0;
+};
+
+struct CriticalPathResult {
+    bool success = false;
+    std::string reason;            // why it failed; empty on success
+    CpWindow window;
+    size_t loadedRows = 0, clippedRows = 0;
+
+    CpGraph graph;                 // node list, edges (insertion order), adjacency
+    std::vector<int32_t> pathNodes;   // the critical path, ordered node ids
+    std::vector<int32_t> pathEdges;   // edge ids between consecutive path nodes
+    std::vector<uint32_t> criticalEvents; // events with a node on the path, ascending
+    double weightUs = 0;           // path length (sum of the graph weights)
+    std::vector<CpBreakdownRow> breakdown; // one per critical edge, in path order
+    std::vector<CpSummaryRow> summary;     // per bound_by bucket, sorted by name
+    // All SYNC_DEPENDENCY edges as (src event, dst event), in adjacency order.
+    std::vector<std::pair<uint32_t, uint32_t>> syncEdges;
+
+    // Counts of graph edges / critical edges per type (index = CpEdgeType).
+    std::vector<size_t> edgeCountsByType() const;
+    std::vector<size_t> pathEdgeCountsByType() const;
+    // Nodes that appear in an edge (HTA's networkx graph).
+    size_t graphNodeCount() const { return graph.graphNodes.size(); }
+    // Percent of the bucket, 0 when absent.
+    double percent(const std::string &boundBy) const;
+};
+
+// Runs HTA's analysis on the trace. Never throws for bad input: a failure sets
+// success=false with a reason and adds an Error diagnostic. With no match for the
+// annotation (or annotation "") the whole trace is the window (HTA would stop).
+// An instance beyond the matches fails (HTA raises).
+CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalPathOptions &options,
+                                       Diagnostics &diag);
+
+// One ProfilerStep's critical path.
+struct StepResult {
+    int instance = 0;       // position among the steps (ts order)
+    uint32_t event = 0;     // the ProfilerStep#N annotation row
+    std::string name;       // "ProfilerStep#N"
+    double startUs = 0, endUs = 0; // window, trace time base (µs as in the file)
+    bool success = false;
+    std::string reason;
+    double weightUs = 0;
+    size_t pathNodes = 0, criticalEvents = 0;
+    std::vector<CpSummaryRow> summary;
+};
+
+// A critical path per CPU-side ProfilerStep#N annotation (cat user_annotation), in
+// ts order, including the last step: unlike HTA's loader we do not drop the last
+// step (its events are kept for every window), so all steps are analysed the same
+// way. The annotation text and instance options are ignored. The shared tables
+// (correlations, queue lengths, CUDA-event records) are built once.
+std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const CriticalPathOptions &options,
+                                        Diagnostics &diag);
+
+// The graph as text in the layout of shared/data/golden/critical_path/*_expected_*.txt,
+// from the "NODES" line on: node list, edges in networkx adjacency order, path.
+std::string criticalPathDump(const KinetoTrace &trace, const CriticalPathResult &result);
+
+// HTA's bound_by bucket for a critical edge (spec 3.2) and its name shortening.
+std::string cpShortenName(std::string_view name);
+
+} // namespace syncscope

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+#include "syncedges.h"
+
+#include "syncsweep.h"
+
+#include <algorithm>
+#include <string>
+
+namespace syncscope {
+
+const char *syncKindName(SyncKind k)
+{
+    switch (k) {
+    case SyncKind::StreamSync:
+        return "Stream Sync";
+    case SyncKind::EventSync:
+        return "Event Sync";
+    case SyncKind::ContextSync:
+        return "Context Sync";
+    case SyncKind::StreamWaitEvent:
+        return "Stream Wait Event";
+    }
+    return "";
+}
+
+double SyncWaitTotals::totalWaitUs() const
+{
+    double sum = 0;
+    for (const auto &k : byKind)
+        sum += k.waitUs;
+    return sum;
+}
+
+bool checkCudaSyncPresent(const KinetoTrace &trace, Diagnostics &diag)
+{
+    for (const KinetoEvent &e : trace.events) {
+        if (e.kind == EventKind::CudaSync)
+            return true;
+    }
+    diag.warning("kineto.no_cuda_sync",
+                 trace.path + ": the trace has no cuda_sync events, so no CPU<->GPU synchronisation edges can be "
+                              "inferred (the critical path may be wrong); record them with "
+                              "torch.profiler.profile(..., experimental_config=torch._C._profiler."
+                              "_ExperimentalConfig(enable_cuda_sync_events=True))",
+                 trace.path);
+    return false;
+}
+
+namespace {
+
+using namespace hta;
+
+class EdgeCollector : public SyncSweepVisitor
+{
+public:
+    explicit EdgeCollector(const RowTable &rows) : m_rows(rows) {}
+
+    bool present(uint32_t event) const override { return m_rows.isLoaded(event); }
+
+    void activity(uint32_t g, int32_t prev, int32_t syncSrc, int32_t syncRow) override
+    {
+        if (syncSrc < 0)
+            return;
+        // The wait cost dst only the part of its gap when it was otherwise ready to run.
+        bool known = false;
+        double ready = 0;
+        const int32_t runtime = m_rows.partner(g);
+        if (runtime >= 0 && m_rows.isLoaded(static_cast<uint32_t>(runtime)) && m_rows.stream(static_cast<uint32_t>(runtime)) == -1) {
+            ready = m_rows.ts(static_cast<uint32_t>(runtime));
+            known = true;
+        }
+        if (prev >= 0) {
+            const double prevEnd = m_rows.end(static_cast<uint32_t>(prev));
+            ready = known ? std::max(ready, prevEnd) : prevEnd;
+            known = true;
+        }
+        const double until = std::min(m_rows.end(static_cast<uint32_t>(syncSrc)), m_rows.ts(g));
+        const double wait = known ? std::max(0.0, until - ready) : 0.0;
+        edges.push_back({static_cast<uint32_t>(syncSrc), g, static_cast<uint32_t>(syncRow), SyncKind::StreamWaitEvent,
+                         true, wait});
+    }
+
+    void cpuSync(uint32_t src, uint32_t syncRow, SyncKind kind) override
+    {
+        const int32_t call = m_rows.partner(syncRow);
+        if (call < 0 || !m_rows.isLoaded(static_cast<uint32_t>(call))) {
+            ++unlinkedSyncs;
+            return;
+        }
+        const uint32_t c = static_cast<uint32_t>(call);
+        const double dur = std::max(0.0, m_rows.dur(c));
+        const double wait = std::clamp(m_rows.end(src) - m_rows.ts(c), 0.0, dur);
+        edges.push_back({src, c, syncRow, kind, false, wait});
+    }
+
+    std::vector<SyncEdge> edges;
+    size_t unlinkedSyncs = 0;
+
+private:
+    const RowTable &m_rows;
+};
+
+} // namespace
+
+std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &diag)
+{
+    if (!checkCudaSyncPresent(trace, diag))
+        return {};
+    RowOptions options;
+    options.nsRounding = false;
+    options.dropLastProfilerStep = false;
+    const RowTable rows(trace, options, diag);
+    const SyncTables tables(rows, diag);
+    std::vector<uint32_t> sweep;
+    for (uint32_t i = 0; i < rows.eventCount(); ++i) {
+        if (isSweepRow(rows, i))
+            sweep.push_back(i);
+    }
+    EdgeCollector collector(rows);
+    SweepOptions sweepOptions;
+    sweepOptions.keyByDevice = true;
+    const SweepStats stats = runSyncSweep(rows, tables, std::move(sweep), sweepOptions, collector);
+    if (collector.unlinkedSyncs > 0)
+        diag.warning("sync.unlinked_call",
+                     trace.path + ": " + std::to_string(collector.unlinkedSyncs) +
+                         " cuda_sync rows have no matching CPU runtime call (correlation not found); their "
+                         "sync edges were skipped",
+                     trace.path);
+    if (stats.unmatchedWaits > 0)
+        diag.warning("sync.unmatched_stream_wait",
+                     trace.path + ": " + std::to_string(stats.unmatchedWaits) +
+                         " Stream Wait Event rows have no matching cudaStreamWaitEvent call; skipped",
+                     trace.path);
+    if (stats.unknownSyncNames > 0)
+        diag.warning("sync.unknown_kind",
+                     trace.path + ": " + std::to_string(stats.unknownSyncNames) +
+                         " cuda_sync rows have an unknown name; they were ignored",
+                     trace.path);
+    return std::move(collector.edges);
+}
+
+SyncWaitTotals syncWaitTotals(const std::vector<SyncEdge> &edges)
+{
+    SyncWaitTotals totals;
+    // Edges of one call are adjacent (the sweep handles one sync row at a time),
+    // except GPU->GPU edges, which are one per Stream Wait Event row anyway.
+    std::vector<std::pair<uint32_t, size_t>> byCall; // (syncEvent, edge)
+    byCall.reserve(edges.size());
+    for (size_t k = 0; k < edges.size(); ++k)
+        byCall.emplace_back(edges[k].syncEvent, k);
+    std::sort(byCall.begin(), byCall.end());
+    for (size_t a = 0; a < byCall.size();) {
+        size_t b = a;
+        double maxWait = 0;
+        const SyncKind kind = edges[byCall[a].second].kind;
+        while (b < byCall.size() && byCall[b].first == byCall[a].first) {
+            maxWait = std::max(maxWait, edges[byCall[b].second].waitUs);
+            ++b;
+        }
+        auto &t = totals.byKind[static_cast<size_t>(kind)];
+        t.edges += b - a;
+        t.calls += 1;
+        t.waitUs += maxWait;
+        a = b;
+    }
+    return totals;
+}
+
+} // namespace syncscope
