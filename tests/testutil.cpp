@@ -4,6 +4,7 @@
 #include "io/bytesource.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -55,12 +56,24 @@ void writeText(const std::string &path, const std::string &text)
     out << text;
 }
 
+static bool compareWithFile(const std::string &actual, const std::string &goldenPath);
+
 bool matchesGolden(const std::string &actual, const std::string &goldenPath)
 {
     if (qEnvironmentVariableIntValue("SYNCSCOPE_UPDATE_GOLDEN") == 1) {
         writeText(goldenPath, actual);
         return true;
     }
+    return compareWithFile(actual, goldenPath);
+}
+
+bool matchesReference(const std::string &actual, const std::string &referencePath)
+{
+    return compareWithFile(actual, referencePath);
+}
+
+static bool compareWithFile(const std::string &actual, const std::string &goldenPath)
+{
     std::string expected;
     try {
         expected = readText(goldenPath);
@@ -69,7 +82,10 @@ bool matchesGolden(const std::string &actual, const std::string &goldenPath)
     }
     if (expected == actual)
         return true;
-    const std::string actualPath = goldenPath + ".actual";
+    // Next to the golden file when possible, else in the temp dir (read-only checkouts).
+    std::string actualPath = goldenPath + ".actual";
+    if (!QFileInfo(QFileInfo(QString::fromStdString(goldenPath)).path()).isWritable())
+        actualPath = tempDir() + "/" + QFileInfo(QString::fromStdString(goldenPath)).fileName().toStdString() + ".actual";
     writeText(actualPath, actual);
     QProcess diff;
     diff.start(QStringLiteral("diff"), {QStringLiteral("-u"), QString::fromStdString(goldenPath),

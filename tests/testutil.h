@@ -22,6 +22,8 @@ std::string tempDir();
 // Compares `actual` with the golden file; on mismatch writes `<golden>.actual`,
 // prints `diff -u`, and returns false. SYNCSCOPE_UPDATE_GOLDEN=1 rewrites the golden file.
 bool matchesGolden(const std::string &actual, const std::string &goldenPath);
+// The same for a reference tool's output, which SYNCSCOPE_UPDATE_GOLDEN never rewrites.
+bool matchesReference(const std::string &actual, const std::string &referencePath);
 
 std::string readText(const std::string &path); // gzip is inflated transparently
 void writeText(const std::string &path, const std::string &text);

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+#include "cliargs.h"
+
+#include <cstring>
+
+namespace syncscope {
+
+const std::vector<CliOption> &cliOptions()
+{
+    static const std::vector<CliOption> options = {
+        {"--batch", nullptr, "Mode", "Run headless: load, link, analyse and export, then exit. Needs no display."},
+        {"--sample", nullptr, "Mode", "Use the sample trace pair that ships with Syncscope."},
+        {"--host", "FILE", "Inputs", "Host execution trace (PyTorch ExecutionTraceObserver JSON, .json or .json.gz)."},
+        {"--device", "FILE", "Inputs", "Kineto device trace (torch.profiler Chrome trace JSON, .json or .json.gz)."},
+        {"--rank", "N", "Inputs", "Rank of this pair; checked against the trace's distributedInfo."},
+        {"--compat", "chakra", "Linking",
+         "Reproduce chakra_trace_link exactly, including its known bugs. Default: the same output schema with "
+         "the bugs fixed and fallbacks for traces without Record function ids."},
+        {"--output", "FILE", "Outputs", "Write the linked Chakra execution trace (ET+ JSON)."},
+        {"--report", "FILE", "Outputs", "Write a machine-readable JSON report of the run."},
+        {"--quiet", nullptr, "Outputs", "Print nothing on stderr except errors."},
+        {"--help", nullptr, "Other", "Show this help and exit."},
+        {"--version", nullptr, "Other", "Show the version and exit."},
+    };
+    return options;
+}
+
+namespace {
+
+const CliOption *findOption(const std::string &name)
+{
+    for (const auto &o : cliOptions())
+        if (name == o.name)
+            return &o;
+    return nullptr;
+}
+
+} // namespace
+
+CliArgs parseCli(const std::vector<std::string> &args)
+{
+    CliArgs out;
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        if (arg == "--") {
+            for (++i; i < args.size(); ++i)
+                out.positional.push_back(args[i]);
+            break;
+        }
+        if (arg.size() < 2 || arg[0] != '-' ) {
+            out.positional.push_back(arg);
+            continue;
+        }
+        std::string value;
+        bool inlineValue = false;
+        if (auto eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
+            value = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+            inlineValue = true;
+        }
+        const CliOption *opt = findOption(arg);
+        if (!opt) {
+            out.error = "unknown option " + arg + " (see --help)";
+            return out;
+        }
+        if (opt->valueName) {
+            if (!inlineValue) {
+                if (i + 1 >= args.size()) {
+                    out.error = std::string(opt->name) + " needs a value (" + opt->valueName + ")";
+                    return out;
+                }
+                value = args[++i];
+            }
+        } else if (inlineValue) {
+            out.error = std::string(opt->name) + " takes no value";
+            return out;
+        }
+        if (out.values.count(arg) && opt->valueName) {
+            out.error = std::string(opt->name) + " was given twice";
+            return out;
+        }
+        out.values[arg] = value;
+    }
+    return out;
+}
+
+std::string versionText()
+{
+    return std::string("syncscope ") + SYNCSCOPE_VERSION + "\n";
+}
+
+std::string helpText()
+{
+    std::string s =
+        "Usage:\n"
+        "  syncscope [HOST_ET] [DEVICE_TRACE]        open a trace pair (either order) in the inspector\n"
+        "  syncscope --sample                         open the bundled sample pair\n"
+        "  syncscope --batch --host HOST_ET --device DEVICE_TRACE [options]\n"
+        "\n"
+        "Syncscope links a PyTorch host execution trace with its Kineto device trace the way\n"
+        "Chakra's chakra_trace_link does, infers CPU-GPU synchronisation and the critical path\n"
+        "the way Holistic Trace Analysis does, shows them on a timeline and exports the results.\n";
+    const char *section = "";
+    for (const auto &o : cliOptions()) {
+        if (std::strcmp(section, o.section) != 0) {
+            section = o.section;
+            s += std::string("\n") + section + ":\n";
+        }
+        std::string left = std::string("  ") + o.name + (o.valueName ? std::string(" ") + o.valueName : "");
+        if (left.size() < 30)
+            left.append(30 - left.size(), ' ');
+        else
+            left += "\n" + std::string(30, ' ');
+        s += left + o.help + "\n";
+    }
+    s += "\nExit status:\n"
+         "  0  success\n"
+         "  1  internal error (please report it)\n"
+         "  2  usage error\n"
+         "  3  an input is missing, unreadable, invalid or of the wrong kind\n"
+         "  4  the pair loaded but nothing could be linked (0 % coverage)\n"
+         "  5  an output could not be written\n"
+         "  6  the requested analysis could not be done on this input\n";
+    return s;
+}
+
+std::string manPage()
+{
+    auto esc = [](const std::string &t) {
+        std::string o;
+        for (char c : t) {
+            if (c == '-')
+                o += "\\-";
+            else if (c == '\\')
+                o += "\\e";
+            else
+                o.push_back(c);
+        }
+        return o;
+    };
+    std::string s = ".TH SYNCSCOPE 1 \"\" \"syncscope " SYNCSCOPE_VERSION "\" \"User Commands\"\n"
+                    ".SH NAME\nsyncscope \\- inspect, link and analyse PyTorch execution and Kineto traces\n"
+                    ".SH SYNOPSIS\n.B syncscope\n[\\fIHOST_ET\\fR] [\\fIDEVICE_TRACE\\fR]\n.br\n"
+                    ".B syncscope \\-\\-batch \\-\\-host\n\\fIHOST_ET\\fR \\fB\\-\\-device\\fR \\fIDEVICE_TRACE\\fR "
+                    "[\\fIoptions\\fR]\n"
+                    ".SH DESCRIPTION\nSyncscope links a PyTorch host execution trace with its Kineto device trace "
+                    "the way Chakra's chakra_trace_link does, infers CPU\\-GPU synchronisation and the critical "
+                    "path the way Holistic Trace Analysis does, shows them on a timeline and exports the results.\n";
+    const char *section = "";
+    for (const auto &o : cliOptions()) {
+        if (std::strcmp(section, o.section) != 0) {
+            section = o.section;
+            s += std::string(".SH ") + esc(section) + "\n";
+        }
+        s += ".TP\n.B " + esc(o.name) + (o.valueName ? std::string(" \\fI") + esc(o.valueName) + "\\fR" : "") + "\n" +
+             esc(o.help) + "\n";
+    }
+    s += ".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\ninternal error\n.TP\n2\nusage error\n.TP\n3\nan input is "
+         "missing, unreadable, invalid or of the wrong kind\n.TP\n4\nnothing could be linked\n.TP\n5\nan output "
+         "could not be written\n.TP\n6\nthe requested analysis could not be done on this input\n";
+    return s;
+}
+
+} // namespace syncscope

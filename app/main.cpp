@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Entry point: batch mode never creates a Q(Gui)Application, so it needs no display.
+#include "batch.h"
+#include "cliargs.h"
+
+#include <exception>
+#include <iostream>
+
+#ifdef SYNCSCOPE_HAVE_GUI
+#include "guimain.h"
+#endif
+
+int main(int argc, char **argv)
+{
+    using namespace syncscope;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    const CliArgs cli = parseCli(args);
+    if (!cli.error.empty()) {
+        std::cerr << "syncscope: " << cli.error << "\nTry 'syncscope --help' for more information.\n";
+        return ExitUsage;
+    }
+    if (cli.has("--help")) {
+        std::cout << helpText();
+        return ExitOk;
+    }
+    if (cli.has("--version")) {
+        std::cout << versionText();
+        return ExitOk;
+    }
+    try {
+#ifdef SYNCSCOPE_HAVE_GUI
+        if (!cli.has("--batch"))
+            return runGui(argc, argv, cli);
+#else
+        if (!cli.has("--batch")) {
+            std::cerr << "syncscope: this build has no GUI; use --batch\n";
+            return ExitUsage;
+        }
+#endif
+        return runBatch(cli);
+    } catch (const std::bad_alloc &) {
+        std::cerr << "syncscope: out of memory\n";
+        return ExitInternal;
+    } catch (const std::exception &e) {
+        std::cerr << "syncscope: internal error: " << e.what() << "\n";
+        return ExitInternal;
+    }
+}

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+#include "etpluswriter.h"
+
+#include "io/outputfile.h"
+#include "json/jsonscan.h"
+#include "json/pyjson.h"
+
+#include <variant>
+
+namespace syncscope {
+
+namespace {
+
+constexpr int kIndent = 4;
+constexpr int kNodeLevel = 2;      // top-level object = 0, "nodes" list = 1
+constexpr int kFieldLevel = 3;
+
+struct Null {};
+struct IntList {
+    const int64_t *begin;
+    const int64_t *end;
+};
+using Value = std::variant<std::string_view /*raw JSON*/, PyNumber, int64_t, Null, std::string /*string*/, IntList>;
+
+// Python dict semantics: setting an existing key keeps its position.
+class OrderedNode
+{
+public:
+    void load(std::string_view text)
+    {
+        m_entries.clear();
+        for (auto &m : jsonObjectMembers(text))
+            m_entries.push_back({std::move(m.key), m.value});
+    }
+    bool has(std::string_view key) const
+    {
+        for (const auto &e : m_entries)
+            if (e.key == key)
+                return true;
+        return false;
+    }
+    void set(std::string_view key, Value v)
+    {
+        for (auto &e : m_entries)
+            if (e.key == key) {
+                e.value = std::move(v);
+                return;
+            }
+        m_entries.push_back({std::string(key), std::move(v)});
+    }
+    void write(std::string &out) const
+    {
+        out.push_back('{');
+        bool first = true;
+        for (const auto &e : m_entries) {
+            if (!first)
+                out.push_back(',');
+            first = false;
+            appendNewlineIndent(out, kIndent, kFieldLevel);
+            appendPyJsonString(out, e.key);
+            out += ": ";
+            writeValue(out, e.value);
+        }
+        appendNewlineIndent(out, kIndent, kNodeLevel);
+        out.push_back('}');
+    }
+
+private:
+    static void writeValue(std::string &out, const Value &v)
+    {
+        if (auto raw = std::get_if<std::string_view>(&v)) {
+            if (!appendPyJson(out, *raw, kIndent, kFieldLevel))
+                out.append(*raw);
+        } else if (auto num = std::get_if<PyNumber>(&v)) {
+            appendPyNumber(out, *num);
+        } else if (auto i = std::get_if<int64_t>(&v)) {
+            out += std::to_string(*i);
+        } else if (std::holds_alternative<Null>(v)) {
+            out += "null";
+        } else if (auto s = std::get_if<std::string>(&v)) {
+            appendPyJsonString(out, *s);
+        } else {
+            const IntList list = std::get<IntList>(v);
+            if (list.begin == list.end) {
+                out += "[]";
+                return;
+            }
+            out.push_back('[');
+            for (const int64_t *p = list.begin; p != list.end; ++p) {
+                if (p != list.begin)
+                    out.push_back(',');
+                appendNewlineIndent(out, kIndent, kFieldLevel + 1);
+                out += std::to_string(*p);
+            }
+            appendNewlineIndent(out, kIndent, kFieldLevel);
+            out.push_back(']');
+        }
+    }
+
+    struct Entry {
+        std::string key;
+        Value value;
+    };
+    std::vector<Entry> m_entries;
+};
+
+Value streamValue(const KinetoTrace &device, const KinetoEvent &e)
+{
+    switch (e.streamForm) {
+    case StreamForm::Integer:
+        return e.stream;
+    case StreamForm::String:
+        return std::string(device.str(static_cast<StrId>(e.stream)));
+    case StreamForm::Absent:
+        break;
+    }
+    return Null{};
+}
+
+void buildNode(OrderedNode &node, const EtPlusNode &n, const HostTrace &host, const KinetoTrace &device,
+               const LinkResult &link)
+{
+    const HostNode &h = host.nodes[n.host];
+    node.load(host.nodeText(h));
+    node.set("id", n.id);
+    if (n.timed) {
+        node.set("inclusive_dur", n.inclusive); // GPU nodes: overwritten in place below
+        node.set("exclusive_dur", n.exclusive);
+        node.set("ts", n.ts);
+        node.set("inter_thread_dep", n.hasInterThreadDep ? Value(n.interThreadDep) : Value(Null{}));
+    }
+    if (n.gpuEvent >= 0) {
+        // dict.update() of a deep copy of the parent, in Chakra's key order.
+        const KinetoEvent &k = device.events[static_cast<size_t>(n.gpuEvent)];
+        node.set("id", n.id);
+        node.set("ctrl_deps", n.parentValue);
+        // inputs/outputs are the parent's, already in place.
+        node.set("cat", std::string(device.str(k.cat)));
+        node.set("name", std::string(device.str(k.name)));
+        node.set("ph", k.ph ? Value(std::string(1, k.ph)) : Value(Null{}));
+        node.set("inclusive_dur", n.inclusive);
+        node.set("exclusive_dur", n.exclusive);
+        node.set("ts", n.ts);
+        node.set("stream", streamValue(device, k));
+        if (device.str(k.name).find("ncclDevKernel") != std::string_view::npos && k.pgName != kNoString)
+            node.set("pg_name", std::string(device.str(k.pgName)));
+    }
+    if (n.syncEnd > n.syncBegin)
+        node.set("sync_dep", IntList{link.plan.syncDepIds.data() + n.syncBegin, link.plan.syncDepIds.data() + n.syncEnd});
+    if (n.rewriteParent && n.gpuEvent < 0) {
+        const bool flat = host.layout == HostLayout::Flat && !node.has("ctrl_deps");
+        node.set(flat ? "parent" : "ctrl_deps", n.parentValue);
+    }
+}
+
+template <typename Sink>
+void writeDocument(Sink &&emit, const HostTrace &host, const KinetoTrace &device, const LinkResult &link)
+{
+    std::string buf;
+    buf.reserve(1 << 16);
+    buf.push_back('{');
+    bool first = true;
+    auto key = [&](const std::string &k) {
+        if (!first)
+            buf.push_back(',');
+        first = false;
+        appendNewlineIndent(buf, kIndent, 1);
+        appendPyJsonString(buf, k);
+        buf += ": ";
+    };
+    auto writeNodes = [&] {
+        key("nodes");
+        if (link.plan.nodes.empty()) {
+            buf += "[]";
+            return;
+        }
+        buf.push_back('[');
+        OrderedNode node;
+        bool firstNode = true;
+        for (const EtPlusNode &n : link.plan.nodes) {
+            if (!firstNode)
+                buf.push_back(',');
+            firstNode = false;
+            appendNewlineIndent(buf, kIndent, kNodeLevel);
+            buildNode(node, n, host, device, link);
+            node.write(buf);
+            if (buf.size() > (1 << 20)) {
+                emit(buf);
+                buf.clear();
+            }
+        }
+        appendNewlineIndent(buf, kIndent, 1);
+        buf.push_back(']');
+    };
+    for (size_t i = 0; i <= host.topLevel.size(); ++i) {
+        if (i == host.nodesPosition)
+            writeNodes();
+        if (i == host.topLevel.size())
+            break;
+        key(host.topLevel[i].first);
+        if (!appendPyJson(buf, host.topLevel[i].second, kIndent, 1))
+            buf.append(host.topLevel[i].second);
+    }
+    buf += "\n}";
+    emit(buf);
+}
+
+} // namespace
+
+void writeEtPlus(OutputFile &out, const HostTrace &host, const KinetoTrace &device, const LinkResult &link)
+{
+    writeDocument([&](const std::string &chunk) { out.write(chunk); }, host, device, link);
+}
+
+void writeEtPlusFile(const std::string &path, const HostTrace &host, const KinetoTrace &device, const LinkResult &link,
+                     const std::vector<std::string> &inputs)
+{
+    OutputFile out(path, inputs);
+    writeEtPlus(out, host, device, link);
+    out.commit();
+}
+
+std::string etPlusToString(const HostTrace &host, const KinetoTrace &device, const LinkResult &link)
+{
+    std::string all;
+    writeDocument([&](const std::string &chunk) { all += chunk; }, host, device, link);
+    return all;
+}
+
+} // namespace syncscope

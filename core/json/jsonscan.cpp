@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include "jsonscan.h"
+
+#include "pyjson.h"
+
+#include <cstring>
+
+namespace syncscope {
+
+namespace {
+
+bool isWs(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+size_t stringEnd(std::string_view t, size_t i) // i at the opening quote; returns index after closing quote
+{
+    for (++i; i < t.size(); ++i) {
+        if (t[i] == '\\')
+            ++i;
+        else if (t[i] == '"')
+            return i + 1;
+    }
+    return std::string_view::npos;
+}
+
+} // namespace
+
+size_t jsonValueLength(std::string_view t)
+{
+    if (t.empty())
+        return std::string_view::npos;
+    const char c = t[0];
+    if (c == '"')
+        return stringEnd(t, 0);
+    if (c == '{' || c == '[') {
+        int depth = 0;
+        for (size_t i = 0; i < t.size(); ++i) {
+            const char ch = t[i];
+            if (ch == '"') {
+                i = stringEnd(t, i);
+                if (i == std::string_view::npos)
+                    return i;
+                --i;
+            } else if (ch == '{' || ch == '[') {
+                ++depth;
+            } else if (ch == '}' || ch == ']') {
+                if (--depth == 0)
+                    return i + 1;
+            }
+        }
+        return std::string_view::npos;
+    }
+    size_t i = 0;
+    while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']' && !isWs(t[i]))
+        ++i;
+    return i == 0 ? std::string_view::npos : i;
+}
+
+std::vector<JsonMember> jsonObjectMembers(std::string_view t)
+{
+    std::vector<JsonMember> out;
+    size_t i = 0;
+    auto skip = [&] {
+        while (i < t.size() && isWs(t[i]))
+            ++i;
+    };
+    skip();
+    if (i >= t.size() || t[i] != '{')
+        return out;
+    ++i;
+    for (;;) {
+        skip();
+        if (i >= t.size() || t[i] == '}')
+            return out;
+        if (t[i] == ',') {
+            ++i;
+            continue;
+        }
+        if (t[i] != '"')
+            return {};
+        const size_t keyEnd = stringEnd(t, i);
+        if (keyEnd == std::string_view::npos)
+            return {};
+        const std::string_view body = t.substr(i + 1, keyEnd - i - 2);
+        std::string key = body.find('\\') == std::string_view::npos ? std::string(body) : decodeJsonString(body);
+        i = keyEnd;
+        skip();
+        if (i >= t.size() || t[i] != ':')
+            return {};
+        ++i;
+        skip();
+        const size_t len = jsonValueLength(t.substr(i));
+        if (len == std::string_view::npos)
+            return {};
+        out.push_back({std::move(key), t.substr(i, len)});
+        i += len;
+    }
+}
+
+} // namespace syncscope

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+#include "batchreport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace syncscope {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+std::string percent(int64_t part, int64_t whole)
+{
+    if (whole <= 0)
+        return "n/a";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+    return buf;
+}
+
+ojson hostJson(const Analysis &a)
+{
+    ojson j;
+    j["path"] = a.hostPath;
+    if (!a.host)
+        return j;
+    j["kind"] = "host_execution_trace";
+    j["schema"] = a.host->schema;
+    j["pid"] = a.host->pid;
+    j["nodes"] = a.host->nodes.size();
+    j["bytes"] = a.host->inputBytes;
+    j["gzip"] = a.host->compressed;
+    return j;
+}
+
+ojson deviceJson(const Analysis &a)
+{
+    ojson j;
+    j["path"] = a.devicePath;
+    if (!a.device)
+        return j;
+    const KinetoTrace &d = *a.device;
+    j["kind"] = "kineto_device_trace";
+    j["schema_version"] = d.schemaVersion ? ojson(*d.schemaVersion) : ojson(nullptr);
+    j["pid"] = a.devicePid;
+    j["events"] = d.events.size();
+    j["bytes"] = d.inputBytes;
+    j["gzip"] = d.compressed;
+    j["rank"] = d.distributed.rank ? ojson(*d.distributed.rank) : ojson(nullptr);
+    j["world_size"] = d.distributed.worldSize ? ojson(*d.distributed.worldSize) : ojson(nullptr);
+    return j;
+}
+
+const char *modeName(LinkMode m)
+{
+    return m == LinkMode::Chakra ? "chakra" : "default";
+}
+
+} // namespace
+
+std::string formatBytes(uint64_t bytes)
+{
+    char buf[32];
+    if (bytes >= (1ull << 30))
+        std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(bytes) / 1e9);
+    else if (bytes >= (1ull << 20))
+        std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / 1e6);
+    else if (bytes >= 1024)
+        std::snprintf(buf, sizeof buf, "%.1f KB", static_cast<double>(bytes) / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+    return buf;
+}
+
+std::string buildReportJson(const ReportContext &ctx)
+{
+    const Analysis &a = *ctx.analysis;
+    ojson r;
+    r["syncscope"] = {{"version", SYNCSCOPE_VERSION}};
+    ojson inputs;
+    inputs["host"] = a.request.hostPath.empty() ? ojson(nullptr) : hostJson(a);
+    inputs["device"] = deviceJson(a);
+    inputs["rank"] = a.request.rank ? ojson(*a.request.rank)
+                                    : (a.device && a.device->distributed.rank ? ojson(*a.device->distributed.rank)
+                                                                              : ojson(nullptr));
+    inputs["pid"] = a.devicePid >= 0 ? ojson(a.devicePid) : (a.host ? ojson(a.host->pid) : ojson(nullptr));
+    inputs["swapped"] = a.swapped;
+    r["inputs"] = inputs;
+
+    if (a.link) {
+        const LinkCounts &c = a.link->counts;
+        ojson l;
+        l["mode"] = modeName(a.link->mode);
+        l["strategy"] = matchStrategyName(a.link->strategy);
+        l["host_ops"] = c.hostOps;
+        l["host_ops_linked"] = c.hostOpsLinked;
+        l["host_ops_with_twin"] = c.hostOpsWithTwin;
+        l["coverage_percent"] =
+            c.hostOpsWithTwin > 0 ? 100.0 * static_cast<double>(c.hostOpsLinked) / static_cast<double>(c.hostOpsWithTwin)
+                                  : 0.0;
+        l["kineto_cpu_ops"] = c.kinetoCpuOps;
+        l["kineto_cpu_ops_linked"] = c.kinetoCpuOpsLinked;
+        l["gpu_ops"] = c.gpuOps;
+        l["gpu_ops_linked"] = c.gpuOpsLinked;
+        l["gpu_ops_without_launcher"] = c.gpuOpsWithoutLauncher;
+        l["gpu_ops_without_parent"] = c.gpuOpsWithoutParent;
+        l["inter_thread_deps"] = c.interThreadDeps;
+        l["sync_deps"] = c.syncDeps;
+        l["et_plus_nodes"] = c.etPlusNodes;
+        r["link"] = l;
+    } else {
+        r["link"] = nullptr;
+    }
+
+    if (a.device) {
+        const SyncWaitTotals totals = syncWaitTotals(a.syncEdges);
+        ojson s;
+        s["edges"] = a.syncEdges.size();
+        ojson kinds = ojson::object();
+        for (int k = 0; k < kSyncKindCount; ++k) {
+            const SyncKindTotals &t = totals.byKind[static_cast<size_t>(k)];
+            kinds[syncKindName(static_cast<SyncKind>(k))] = {
+                {"edges", t.edges}, {"calls", t.calls}, {"wait_us", t.waitUs}};
+        }
+        s["by_kind"] = kinds;
+        s["total_wait_us"] = totals.totalWaitUs();
+        r["sync"] = s;
+    }
+
+    ojson outs = ojson::array();
+    for (const auto &o : ctx.outputs)
+        outs.push_back({{"kind", o.kind}, {"path", o.path}, {"bytes", o.bytes}});
+    r["outputs"] = outs;
+
+    ojson diags = ojson::array();
+    for (const auto &d : a.diagnostics.items()) {
+        ojson dj;
+        dj["severity"] = severityName(d.severity);
+        dj["code"] = d.code;
+        dj["message"] = d.message;
+        if (!d.file.empty())
+            dj["file"] = d.file;
+        if (d.offset >= 0)
+            dj["offset"] = d.offset;
+        if (d.count > 1)
+            dj["count"] = d.count;
+        diags.push_back(dj);
+    }
+    r["diagnostics"] = diags;
+    r["timing"] = {{"load_s", a.times.loadSeconds},
+                   {"sync_s", a.times.syncSeconds},
+                   {"link_s", a.times.linkSeconds},
+                   {"total_s", ctx.totalSeconds}};
+    r["exit_code"] = ctx.exitCode;
+    return r.dump(2) + "\n";
+}
+
+std::string formatSummary(const ReportContext &ctx)
+{
+    const Analysis &a = *ctx.analysis;
+    std::string s;
+    char line[512];
+    s += "syncscope " SYNCSCOPE_VERSION " batch\n";
+    if (!a.request.hostPath.empty()) {
+        if (a.host)
+            std::snprintf(line, sizeof line, "  host     %s (ET %s, %zu nodes, pid %lld, %s)\n", a.hostPath.c_str(),
+                          a.host->schema.c_str(), a.host->nodes.size(), static_cast<long long>(a.host->pid),
+                          formatBytes(a.host->inputBytes).c_str());
+        else
+            std::snprintf(line, sizeof line, "  host     %s (not loaded)\n", a.hostPath.c_str());
+        s += line;
+    }
+    if (a.device) {
+        std::string rank;
+        if (a.device->distributed.rank)
+            rank = ", rank " + std::to_string(*a.device->distributed.rank) +
+                   (a.device->distributed.worldSize ? " of " + std::to_string(*a.device->distributed.worldSize) : "");
+        std::snprintf(line, sizeof line, "  device   %s (Kineto, %zu events%s, pid %lld, %s)\n", a.devicePath.c_str(),
+                      a.device->events.size(), rank.c_str(), static_cast<long long>(a.devicePid),
+                      formatBytes(a.device->inputBytes).c_str());
+    } else {
+        std::snprintf(line, sizeof line, "  device   %s (not loaded)\n", a.devicePath.c_str());
+    }
+    s += line;
+    if (a.link) {
+        const LinkCounts &c = a.link->counts;
+        std::snprintf(line, sizeof line, "  link     %s mode, matched by %s\n", modeName(a.link->mode),
+                      matchStrategyName(a.link->strategy));
+        s += line;
+        std::snprintf(line, sizeof line,
+                      "           host ops        %7lld / %-7lld linked  (%s of %lld with a Kineto twin)\n",
+                      static_cast<long long>(c.hostOpsLinked), static_cast<long long>(c.hostOps),
+                      percent(c.hostOpsLinked, c.hostOpsWithTwin).c_str(), static_cast<long long>(c.hostOpsWithTwin));
+        s += line;
+        std::snprintf(line, sizeof line, "           Kineto CPU ops  %7lld / %-7lld linked  (%s)\n",
+                      static_cast<long long>(c.kinetoCpuOpsLinked), static_cast<long long>(c.kinetoCpuOps),
+                      percent(c.kinetoCpuOpsLinked, c.kinetoCpuOps).c_str());
+        s += line;
+        std::snprintf(line, sizeof line, "           GPU ops         %7lld / %-7lld linked  (%s)\n",
+                      static_cast<long long>(c.gpuOpsLinked), static_cast<long long>(c.gpuOps),
+                      percent(c.gpuOpsLinked, c.gpuOps).c_str());
+        s += line;
+        std::snprintf(line, sizeof line, "           sync deps %lld, inter-thread deps %lld, ET+ nodes %lld\n",
+                      static_cast<long long>(c.syncDeps), static_cast<long long>(c.interThreadDeps),
+                      static_cast<long long>(c.etPlusNodes));
+        s += line;
+        if (c.hostOpsLinked == 0)
+            s += "  LINKED NOTHING: no host op could be matched to a Kineto op (see the warnings)\n";
+    }
+    if (a.device) {
+        const SyncWaitTotals totals = syncWaitTotals(a.syncEdges);
+        std::snprintf(line, sizeof line, "  sync     %zu edges, %.1f us waited", a.syncEdges.size(), totals.totalWaitUs());
+        s += line;
+        std::string kinds;
+        for (int k = 0; k < kSyncKindCount; ++k) {
+            const SyncKindTotals &t = totals.byKind[static_cast<size_t>(k)];
+            if (t.edges == 0)
+                continue;
+            std::snprintf(line, sizeof line, "%s%s %zu (%.1f us)", kinds.empty() ? ": " : ", ",
+                          syncKindName(static_cast<SyncKind>(k)), t.edges, t.waitUs);
+            kinds += line;
+        }
+        s += kinds + "\n";
+    }
+    for (const auto &extra : ctx.extraLines)
+        s += extra;
+    const auto &items = a.diagnostics.items();
+    int shown = 0;
+    for (const auto &d : items) {
+        if (d.severity == Severity::Info)
+            continue;
+        if (shown++ == 0)
+            s += "  problems\n";
+        s += std::string("    ") + severityName(d.severity) + ": " + d.message;
+        if (d.count > 1)
+            s += " (x" + std::to_string(d.count) + ")";
+        s += "\n";
+        if (shown == 12) {
+            s += "    ... (see --report for the full list)\n";
+            break;
+        }
+    }
+    for (const auto &o : ctx.outputs) {
+        std::snprintf(line, sizeof line, "  wrote    %s (%s, %s)\n", o.path.c_str(), o.kind.c_str(),
+                      formatBytes(o.bytes).c_str());
+        s += line;
+    }
+    std::snprintf(line, sizeof line, "  time     %.3f s (load %.3f, sync %.3f, link %.3f)\n", ctx.totalSeconds,
+                  a.times.loadSeconds, a.times.syncSeconds, a.times.linkSeconds);
+    s += line;
+    return s;
+}
+
+} // namespace syncscope

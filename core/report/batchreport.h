@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// The machine-readable report (--report) and the one-screen human summary that
+// batch mode prints on stderr. Both are built from the same Analysis.
+#pragma once
+
+#include "session/analysis.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+struct OutputRecord {
+    std::string kind; // "et_plus", "critical_path", "overlay", "chakra_et", "report"
+    std::string path;
+    uint64_t bytes = 0;
+};
+
+struct ReportContext {
+    const Analysis *analysis = nullptr;
+    std::vector<OutputRecord> outputs;
+    int exitCode = 0;
+    double totalSeconds = 0;
+    std::vector<std::string> extraLines; // sections added by later stages (critical path, ...)
+};
+
+// JSON object with "syncscope", "inputs", "link", "sync", "outputs",
+// "diagnostics", "timing" and "exit_code"; keys in a stable order.
+std::string buildReportJson(const ReportContext &ctx);
+
+// Human summary: inputs, counts, coverage %, warnings, time taken.
+std::string formatSummary(const ReportContext &ctx);
+
+std::string formatBytes(uint64_t bytes);
+
+} // namespace syncscope

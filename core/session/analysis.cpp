@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+#include "analysis.h"
+
+#include "parse/traceloader.h"
+
+#include <chrono>
+#include <future>
+#include <map>
+
+namespace syncscope {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+LoadedTrace loadOne(const std::string &path, Diagnostics &diag, const AnalysisRequest &req, const char *stage)
+{
+    LoadOptions opts;
+    opts.keepRawEvents = req.keepRawEvents;
+    opts.cancel = req.cancel;
+    if (req.progress)
+        opts.progress = [&req, stage](double f) { req.progress(stage, f); };
+    return loadTrace(path, diag, opts);
+}
+
+void checkPair(Analysis &a)
+{
+    auto &diag = a.diagnostics;
+    const KinetoTrace &device = *a.device;
+    a.devicePid = kinetoProcessId(device);
+    if (a.request.rank && device.distributed.rank && *a.request.rank != *device.distributed.rank)
+        diag.warning("pair.rank_mismatch",
+                     device.path + ": --rank " + std::to_string(*a.request.rank) +
+                         " was given but the trace says rank " + std::to_string(*device.distributed.rank),
+                     device.path);
+    if (!a.host)
+        return;
+    if (a.host->pid >= 0 && a.devicePid >= 0 && a.host->pid != a.devicePid)
+        diag.warning("pair.pid_mismatch",
+                     "the traces look like different runs: " + a.host->path + " has pid " +
+                         std::to_string(a.host->pid) + " but " + device.path + " has pid " +
+                         std::to_string(a.devicePid),
+                     a.host->path);
+}
+
+} // namespace
+
+int64_t kinetoProcessId(const KinetoTrace &trace)
+{
+    std::map<int64_t, int64_t> counts;
+    for (const auto &e : trace.events)
+        if ((e.kind == EventKind::CpuOp || e.kind == EventKind::Runtime) && !e.has(KinetoEvent::PidIsString))
+            ++counts[e.pid];
+    int64_t best = -1, bestCount = 0;
+    for (auto [pid, n] : counts)
+        if (n > bestCount) {
+            best = pid;
+            bestCount = n;
+        }
+    return best;
+}
+
+std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
+{
+    auto a = std::make_shared<Analysis>();
+    a->request = request;
+    auto &diag = a->diagnostics;
+    const auto t0 = std::chrono::steady_clock::now();
+
+    // Load both files at once: two cores, two files.
+    Diagnostics hostDiag, deviceDiag;
+    LoadedTrace first, second;
+    if (!request.hostPath.empty()) {
+        auto other = std::async(std::launch::async,
+                                [&] { return loadOne(request.hostPath, hostDiag, request, "load host"); });
+        second = loadOne(request.devicePath, deviceDiag, request, "load device");
+        first = other.get();
+    } else {
+        second = loadOne(request.devicePath, deviceDiag, request, "load device");
+    }
+    diag.append(hostDiag);
+    diag.append(deviceDiag);
+    a->times.loadSeconds = secondsSince(t0);
+
+    // Put the pair right whichever way round it was given.
+    LoadedTrace *hostSide = request.hostPath.empty() ? nullptr : &first;
+    LoadedTrace *deviceSide = &second;
+    a->hostPath = request.hostPath;
+    a->devicePath = request.devicePath;
+    if (hostSide && hostSide->kind == TraceKind::Device && deviceSide->kind == TraceKind::Host) {
+        std::swap(hostSide, deviceSide);
+        std::swap(a->hostPath, a->devicePath);
+        a->swapped = true;
+        diag.warning("pair.swapped",
+                     "the inputs were given the other way round: " + a->hostPath +
+                         " is the host execution trace and " + a->devicePath +
+                         " the Kineto device trace; they were swapped");
+    }
+    bool kindsOk = true;
+    if (deviceSide->kind == TraceKind::Host) {
+        kindsOk = false;
+        diag.error("input.wrong_kind",
+                   a->devicePath + ": is a host execution trace, not a Kineto device trace" +
+                       (hostSide ? std::string(" (both inputs are execution traces)") : std::string()),
+                   a->devicePath);
+    }
+    if (hostSide && hostSide->kind == TraceKind::Device) {
+        kindsOk = false;
+        diag.error("input.wrong_kind",
+                   a->hostPath + ": is a Kineto device trace, not a host execution trace" +
+                       std::string(deviceSide->kind == TraceKind::Device ? " (both inputs are device traces)" : ""),
+                   a->hostPath);
+    }
+    if (deviceSide->device)
+        a->device = deviceSide->device;
+    if (hostSide && hostSide->host)
+        a->host = hostSide->host;
+    a->inputsOk = kindsOk && deviceSide->complete && a->device && (!hostSide || (hostSide->complete && a->host));
+    if (!a->inputsOk)
+        return a;
+    checkPair(*a);
+
+    const auto t1 = std::chrono::steady_clock::now();
+    if (request.progress)
+        request.progress("sync", 0);
+    a->syncEdges = findAllSyncEdges(*a->device, diag);
+    a->times.syncSeconds = secondsSince(t1);
+
+    if (!a->host)
+        return a;
+    const auto t2 = std::chrono::steady_clock::now();
+    if (request.progress)
+        request.progress("link", 0);
+    if (request.mode == LinkMode::Chakra) {
+        a->linkSyncEdges = chakraSyncEdges(*a->device, diag);
+    } else {
+        a->linkSyncEdges.reserve(a->syncEdges.size());
+        for (const SyncEdge &e : a->syncEdges)
+            a->linkSyncEdges.push_back({e.src, e.dst});
+    }
+    LinkOptions opts;
+    opts.mode = request.mode;
+    opts.cancel = request.cancel;
+    a->link = linkTraces(*a->host, *a->device, opts, a->linkSyncEdges, diag);
+    a->times.linkSeconds = secondsSince(t2);
+    return a;
+}
+
+} // namespace syncscope

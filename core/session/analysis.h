@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// The whole pipeline for one rank — load the pair, check it, link it, infer
+// sync edges — shared by the batch driver and the GUI's loader thread, so both
+// produce the same results and the same diagnostics.
+#pragma once
+
+#include "analysis/syncedges.h"
+#include "link/linker.h"
+#include "model/diagnostics.h"
+#include "model/hosttrace.h"
+#include "model/kinetotrace.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+struct AnalysisRequest {
+    std::string hostPath;   // may be empty (device-only analysis)
+    std::string devicePath; // required
+    LinkMode mode = LinkMode::Default;
+    std::optional<int64_t> rank;       // checked against distributedInfo.rank
+    bool keepRawEvents = false;        // the GUI shows every event's args
+    const std::atomic<bool> *cancel = nullptr;
+    // stage name ("load", "link", "sync") and its progress 0..1; called from worker threads.
+    std::function<void(const char *stage, double fraction)> progress;
+};
+
+struct StageTimes {
+    double loadSeconds = 0;
+    double linkSeconds = 0;
+    double syncSeconds = 0;
+};
+
+struct Analysis {
+    AnalysisRequest request;        // as given
+    std::string hostPath;           // after auto-detection (a swapped pair is put right)
+    std::string devicePath;
+    bool swapped = false;
+    std::shared_ptr<const HostTrace> host;
+    std::shared_ptr<const KinetoTrace> device;
+    Diagnostics diagnostics;
+    bool inputsOk = false;          // both inputs loaded completely and are of the right kind
+    int64_t devicePid = -1;         // the process of the Kineto CPU events
+    std::vector<SyncEdge> syncEdges;        // every sync edge of the trace (HTA rules)
+    std::vector<SyncEdgeRef> linkSyncEdges; // the ones the linker used
+    std::optional<LinkResult> link; // set when a host trace was given and loaded
+    StageTimes times;
+};
+
+// Runs load -> checks -> sync edges -> link. Never throws for bad input.
+// In Chakra mode the sync edges given to the linker are the SYNC_DEPENDENCY
+// edges on the critical path of the first ProfilerStep (trace_link_spec 3.3).
+std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request);
+
+// Chakra mode's sync source: what chakra_trace_link gets from HTA.
+std::vector<SyncEdgeRef> chakraSyncEdges(const KinetoTrace &trace, Diagnostics &diagnostics);
+
+// The Kineto CPU process id: the most common integer pid among CPU ops.
+int64_t kinetoProcessId(const KinetoTrace &trace);
+
+} // namespace syncscope
