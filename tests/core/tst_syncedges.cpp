@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// Whole-trace sync edges (findAllSyncEdges): the edges of every sync kind, the
+// measured waits (hand-computed from the traces), per-kind totals, and the
+// "no cuda_sync events" diagnostic.
+#include "analysis/syncedges.h"
+#include "cptestutil.h"
+
+using namespace syncscope;
+
+namespace {
+
+// "src->dst kind wait" per edge, in sweep order.
+std::string describe(const std::vector<SyncEdge> &edges)
+{
+    std::string s;
+    for (const SyncEdge &e : edges) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "%u->%u %s%s %g", e.src, e.dst, syncKindName(e.kind),
+                      e.gpuToGpu ? " gpu" : "", e.waitUs);
+        s += (s.empty() ? "" : "; ") + std::string(buf);
+    }
+    return s;
+}
+
+} // namespace
+
+class TestSyncEdges : public QObject
+{
+    Q_OBJECT
+private slots:
+    void miniTrace();
+    void eventSyncTrace();
+    void multiStreamTrace();
+    void matchesCriticalPathSyncEdges();
+    void noCudaSyncDiagnostic();
+};
+
+void TestSyncEdges::miniTrace()
+{
+    // mini_trace.json: gemm_a (1030-1070, stream 7) is awaited by add_b's stream 8
+    // (add_b launched at 1058, ran at 1075: 12 µs waiting for gemm_a); cudaDeviceSynchronize
+    // (1130-1155) waits 20 µs for relu_c (ends 1150); the other calls return at once.
+    Diagnostics diag;
+    auto t = cptest::load(testutil::fixture("golden/critical_path/mini_trace.json"), diag);
+    QVERIFY(t);
+    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag);
+    QCOMPARE(describe(edges), std::string("3->9 Stream Wait Event gpu 12; 9->10 Stream Sync 0; "
+                                          "14->15 Context Sync 20; 9->15 Context Sync 0; 14->18 Event Sync 0"));
+    QCOMPARE(edges[0].syncEvent, 6u);
+    QCOMPARE(edges[2].syncEvent, 16u);
+    const SyncWaitTotals totals = syncWaitTotals(edges);
+    const auto &ctx = totals.byKind[size_t(SyncKind::ContextSync)];
+    QCOMPARE(ctx.edges, size_t(2));
+    QCOMPARE(ctx.calls, size_t(1));
+    QCOMPARE(ctx.waitUs, 20.0);
+    QCOMPARE(totals.byKind[size_t(SyncKind::StreamWaitEvent)].waitUs, 12.0);
+    QCOMPARE(totals.byKind[size_t(SyncKind::EventSync)].calls, size_t(1));
+    QCOMPARE(totals.totalWaitUs(), 32.0);
+    QVERIFY(!diag.find("kineto.no_cuda_sync"));
+}
+
+void TestSyncEdges::eventSyncTrace()
+{
+    // cudaEventSynchronize (ts ...382) waits for spin_kernel (372 + 36 = 408): 26 µs;
+    // cudaEventQuery, cudaStreamSynchronize and cudaDeviceSynchronize find the work done.
+    Diagnostics diag;
+    auto t = cptest::load(testutil::fixture("device/hta_cuda_event_sync.kineto.json.gz"), diag);
+    QVERIFY(t);
+    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag);
+    QCOMPARE(describe(edges), std::string("23->29 Stream Sync 0; 33->41 Event Sync 26; 33->45 Event Sync 0; "
+                                          "33->51 Context Sync 0"));
+    const SyncWaitTotals totals = syncWaitTotals(edges);
+    QCOMPARE(totals.byKind[size_t(SyncKind::EventSync)].edges, size_t(2));
+    QCOMPARE(totals.byKind[size_t(SyncKind::EventSync)].calls, size_t(2));
+    QCOMPARE(totals.byKind[size_t(SyncKind::EventSync)].waitUs, 26.0);
+    QCOMPARE(totals.totalWaitUs(), 26.0);
+}
+
+void TestSyncEdges::multiStreamTrace()
+{
+    // HTA #117: the record waited on by the Stream Wait Event (corr 1385) maps to the
+    // launch of kernel 24 on stream 20, not to the later kernel 54 on stream 28.
+    // cudaDeviceSynchronize (...166, 20 µs) waits 7 µs for kernel 90 (ends ...173).
+    Diagnostics diag;
+    auto t = cptest::load(testutil::fixture("device/hta_cuda_event_sync_multi_stream.kineto.json.gz"), diag);
+    QVERIFY(t);
+    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag);
+    QCOMPARE(describe(edges), std::string("24->46 Event Sync 0; 54->82 Event Sync 0; 24->84 Stream Wait Event gpu 0; "
+                                          "24->104 Context Sync 0; 54->104 Context Sync 0; 90->104 Context Sync 7"));
+    const SyncWaitTotals totals = syncWaitTotals(edges);
+    QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].edges, size_t(3));
+    QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].calls, size_t(1));
+    QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].waitUs, 7.0);
+    QCOMPARE(totals.byKind[size_t(SyncKind::StreamWaitEvent)].edges, size_t(1));
+}
+
+void TestSyncEdges::matchesCriticalPathSyncEdges()
+{
+    // On a whole-trace window the sweep gives the same edges as HTA's analysis
+    // (spec 4.3 e2e: 16 Stream Syncs, 1 + 4 + 4 Context Sync edges).
+    Diagnostics diag;
+    auto t = cptest::load(testutil::fixture("device/hta_cpa_simple_add.kineto.json.gz"), diag);
+    QVERIFY(t);
+    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag);
+    QCOMPARE(edges.size(), size_t(25));
+    CriticalPathOptions o;
+    o.annotation = "";
+    const CriticalPathResult r = analyzeCriticalPath(*t, o, diag);
+    QVERIFY(r.success);
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    for (const SyncEdge &e : edges)
+        pairs.emplace_back(e.src, e.dst);
+    QCOMPARE(cptest::syncList(pairs), cptest::syncList(r.syncEdges));
+    const SyncWaitTotals totals = syncWaitTotals(edges);
+    QCOMPARE(totals.byKind[size_t(SyncKind::StreamSync)].edges, size_t(16));
+    QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].edges, size_t(9));
+    QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].calls, size_t(5));
+    QCOMPARE(totals.byKind[size_t(SyncKind::StreamWaitEvent)].edges, size_t(0)); // no record ids (old trace)
+}
+
+void TestSyncEdges::noCudaSyncDiagnostic()
+{
+    Diagnostics diag;
+    auto t = cptest::load(testutil::fixture("device/hta_amd_mi250_rocm6.2.kineto.json.gz"), diag);
+    QVERIFY(t);
+    QVERIFY(!diag.find("kineto.no_cuda_sync"));
+    QVERIFY(findAllSyncEdges(*t, diag).empty());
+    const Diagnostic *d = diag.find("kineto.no_cuda_sync");
+    QVERIFY(d);
+    QCOMPARE(d->severity, Severity::Warning);
+    QVERIFY(d->message.find("enable_cuda_sync_events=True") != std::string::npos);
+    QVERIFY(d->message.find("_ExperimentalConfig") != std::string::npos);
+    // The critical-path analysis says the same.
+    Diagnostics diag2;
+    analyzeCriticalPath(*t, {}, diag2);
+    QVERIFY(diag2.find("kineto.no_cuda_sync"));
+}
+
+QTEST_GUILESS_MAIN(TestSyncEdges)
+#include "tst_syncedges.moc"
