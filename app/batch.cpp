@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "batch.h"
 
+#include "export/criticalpathjson.h"
 #include "export/etpluswriter.h"
+#include "export/overlaywriter.h"
 #include "io/outputfile.h"
 #include "report/batchreport.h"
 #include "session/analysis.h"
@@ -9,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <algorithm>
 #include <iostream>
 
 namespace syncscope {
@@ -39,6 +42,43 @@ bool parseInt(const std::string &text, int64_t &out)
     }
 }
 
+// CP.json and the overlay. Returns the exit code these outputs call for.
+int writeCriticalPathOutputs(Analysis &a, const std::string &cpPath, const std::string &overlayPath, bool allEvents,
+                             std::vector<OutputRecord> &outputs)
+{
+    if (cpPath.empty() && overlayPath.empty())
+        return ExitOk;
+    if (!a.criticalPath || !a.criticalPath->success) {
+        a.diagnostics.error("critical_path.unavailable",
+                            "the critical path could not be computed (" +
+                                (a.criticalPath ? a.criticalPath->reason : std::string("not run")) +
+                                "), so --critical-path/--overlay were not written");
+        return ExitAnalysis;
+    }
+    int code = ExitOk;
+    if (!cpPath.empty()) {
+        CriticalPathJsonInput in;
+        in.trace = a.device.get();
+        in.options = &a.request.cpa;
+        in.result = &*a.criticalPath;
+        in.steps = a.request.allSteps ? &a.steps : nullptr;
+        in.syncEdges = &a.syncEdges;
+        if (writeCriticalPathJson(cpPath, in, a.diagnostics))
+            outputs.push_back({"critical_path", cpPath, fileSize(cpPath)});
+        else
+            code = ExitOutput;
+    }
+    if (!overlayPath.empty()) {
+        OverlayOptions opts;
+        opts.allEvents = allEvents;
+        if (writeOverlay(overlayPath, *a.device, *a.criticalPath, opts, a.diagnostics))
+            outputs.push_back({"overlay", overlayPath, fileSize(overlayPath)});
+        else
+            code = ExitOutput;
+    }
+    return code;
+}
+
 } // namespace
 
 int runBatch(const CliArgs &args)
@@ -56,6 +96,7 @@ int runBatch(const CliArgs &args)
         if (req.devicePath.empty())
             req.devicePath = sample.device;
     }
+    req.rolesGiven = args.has("--host") || args.has("--device");
     // Plain file arguments fill the slots that are still free (either order works).
     for (const auto &p : args.positional) {
         if (req.hostPath.empty())
@@ -83,7 +124,28 @@ int runBatch(const CliArgs &args)
             return usage("--rank needs a non-negative integer");
         req.rank = rank;
     }
+    if (args.has("--annotation"))
+        req.cpa.annotation = args.value("--annotation");
+    if (args.has("--instance")) {
+        const std::string inst = args.value("--instance");
+        int64_t a = 0, b = 0;
+        const auto comma = inst.find(',');
+        if (inst == "all") {
+            req.allSteps = true;
+        } else if (comma != std::string::npos && parseInt(inst.substr(0, comma), a) &&
+                   parseInt(inst.substr(comma + 1), b) && a >= 0 && b >= a) {
+            req.cpa.instanceFirst = static_cast<int>(a);
+            req.cpa.instanceLast = static_cast<int>(b);
+        } else if (parseInt(inst, a) && a >= 0) {
+            req.cpa.instanceFirst = req.cpa.instanceLast = static_cast<int>(a);
+        } else {
+            return usage("--instance takes N, A,B or all (got '" + inst + "')");
+        }
+    }
+    req.cpa.zeroWeightLaunchEdges = args.has("--zero-weight-launch-edges");
     const std::string outputPath = args.value("--output");
+    const std::string cpPath = args.value("--critical-path");
+    const std::string overlayPath = args.value("--overlay");
     if (!outputPath.empty() && req.hostPath.empty())
         return usage("--output needs a host execution trace (--host)");
     const bool quiet = args.has("--quiet");
@@ -111,6 +173,8 @@ int runBatch(const CliArgs &args)
             analysis->diagnostics.error("output.failed", e.what());
             code = ExitOutput;
         }
+        code = std::max(code, writeCriticalPathOutputs(*analysis, cpPath, overlayPath, args.has("--overlay-all-events"),
+                                                       ctx.outputs));
     }
     ctx.exitCode = code;
     ctx.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

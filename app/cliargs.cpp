@@ -16,7 +16,21 @@ const std::vector<CliOption> &cliOptions()
         {"--compat", "chakra", "Linking",
          "Reproduce chakra_trace_link exactly, including its known bugs. Default: the same output schema with "
          "the bugs fixed and fallbacks for traces without Record function ids."},
+        {"--annotation", "TEXT", "Critical path",
+         "Window of the critical-path analysis: events whose name contains TEXT (default ProfilerStep). "
+         "With no match, or with --annotation \"\", the whole trace is the window."},
+        {"--instance", "N|A,B|all", "Critical path",
+         "Which match of the annotation (default 0); A,B spans matches A to B; 'all' also computes one "
+         "critical path per ProfilerStep and prints a per-step table."},
+        {"--zero-weight-launch-edges", nullptr, "Critical path",
+         "Add HTA's zero-weight causal launch edges (CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1)."},
         {"--output", "FILE", "Outputs", "Write the linked Chakra execution trace (ET+ JSON)."},
+        {"--critical-path", "FILE", "Outputs", "Write the critical-path graph, path, sync edges and summary (JSON)."},
+        {"--overlay", "FILE", "Outputs",
+         "Write the device trace with critical events marked and critical-path flows added, for Perfetto "
+         "(gzip when FILE ends in .gz)."},
+        {"--overlay-all-events", nullptr, "Outputs",
+         "Keep the non-critical events in the overlay (HTA only_show_critical_events=False)."},
         {"--report", "FILE", "Outputs", "Write a machine-readable JSON report of the run."},
         {"--quiet", nullptr, "Outputs", "Print nothing on stderr except errors."},
         {"--help", nullptr, "Other", "Show this help and exit."},

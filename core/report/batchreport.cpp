@@ -129,6 +129,45 @@ std::string buildReportJson(const ReportContext &ctx)
         r["sync"] = s;
     }
 
+    if (a.criticalPath) {
+        const CriticalPathResult &cp = *a.criticalPath;
+        ojson c;
+        c["annotation"] = a.request.cpa.annotation;
+        c["instance"] = a.request.allSteps ? ojson("all")
+                        : a.request.cpa.instanceFirst == a.request.cpa.instanceLast
+                            ? ojson(a.request.cpa.instanceFirst)
+                            : ojson::array({a.request.cpa.instanceFirst, a.request.cpa.instanceLast});
+        c["success"] = cp.success;
+        if (!cp.success)
+            c["reason"] = cp.reason;
+        c["whole_trace"] = cp.window.wholeTrace;
+        c["weight_us"] = cp.weightUs;
+        c["nodes"] = cp.pathNodes.size();
+        c["events"] = cp.criticalEvents.size();
+        ojson summary = ojson::object();
+        for (const auto &row : cp.summary)
+            summary[row.boundBy] = row.percent;
+        c["summary"] = summary;
+        if (a.request.allSteps) {
+            ojson steps = ojson::array();
+            for (const auto &st : a.steps) {
+                ojson sj;
+                sj["instance"] = st.instance;
+                sj["name"] = st.name;
+                sj["success"] = st.success;
+                sj["weight_us"] = st.weightUs;
+                sj["duration_us"] = st.endUs - st.startUs;
+                ojson split = ojson::object();
+                for (const auto &row : st.summary)
+                    split[row.boundBy] = row.percent;
+                sj["summary"] = split;
+                steps.push_back(sj);
+            }
+            c["steps"] = steps;
+        }
+        r["critical_path"] = c;
+    }
+
     ojson outs = ojson::array();
     for (const auto &o : ctx.outputs)
         outs.push_back({{"kind", o.kind}, {"path", o.path}, {"bytes", o.bytes}});
@@ -151,6 +190,7 @@ std::string buildReportJson(const ReportContext &ctx)
     r["diagnostics"] = diags;
     r["timing"] = {{"load_s", a.times.loadSeconds},
                    {"sync_s", a.times.syncSeconds},
+                   {"critical_path_s", a.times.criticalPathSeconds},
                    {"link_s", a.times.linkSeconds},
                    {"total_s", ctx.totalSeconds}};
     r["exit_code"] = ctx.exitCode;
@@ -224,6 +264,44 @@ std::string formatSummary(const ReportContext &ctx)
         }
         s += kinds + "\n";
     }
+    if (a.criticalPath) {
+        const CriticalPathResult &cp = *a.criticalPath;
+        if (cp.success) {
+            const std::string window = cp.window.wholeTrace ? std::string("whole trace")
+                                                            : "\"" + a.request.cpa.annotation + "\" instance " +
+                                                                  std::to_string(cp.window.instanceFirst);
+            std::snprintf(line, sizeof line, "  critical path  %.1f us over %zu nodes / %zu events (%s)\n", cp.weightUs,
+                          cp.pathNodes.size(), cp.criticalEvents.size(), window.c_str());
+            s += line;
+            std::string split;
+            for (const auto &row : cp.summary) {
+                if (row.boundBy.empty())
+                    continue;
+                std::snprintf(line, sizeof line, "%s%s %.1f %%", split.empty() ? "" : ", ", row.boundBy.c_str(),
+                              row.percent);
+                split += line;
+            }
+            s += "           bound by: " + (split.empty() ? std::string("-") : split) + "\n";
+        } else {
+            s += "  critical path  not computed: " + cp.reason + "\n";
+        }
+    }
+    if (!a.steps.empty()) {
+        s += "  steps    name                weight_us   span_us   cpu %  compute %   comm %  launch %  kernel-gap %\n";
+        for (const auto &st : a.steps) {
+            auto pct = [&](const char *bucket) {
+                for (const auto &row : st.summary)
+                    if (row.boundBy == bucket)
+                        return row.percent;
+                return 0.0;
+            };
+            std::snprintf(line, sizeof line, "           %-18s %10.1f %9.1f %7.1f %10.1f %8.1f %9.1f %13.1f%s\n",
+                          st.name.c_str(), st.weightUs, st.endUs - st.startUs, pct("cpu_bound"),
+                          pct("gpu_compute_bound"), pct("gpu_communication_bound"), pct("gpu_kernel_launch_overhead"),
+                          pct("gpu_kernel_kernel_overhead"), st.success ? "" : "  (failed)");
+            s += line;
+        }
+    }
     for (const auto &extra : ctx.extraLines)
         s += extra;
     const auto &items = a.diagnostics.items();
@@ -247,8 +325,9 @@ std::string formatSummary(const ReportContext &ctx)
                       formatBytes(o.bytes).c_str());
         s += line;
     }
-    std::snprintf(line, sizeof line, "  time     %.3f s (load %.3f, sync %.3f, link %.3f)\n", ctx.totalSeconds,
-                  a.times.loadSeconds, a.times.syncSeconds, a.times.linkSeconds);
+    std::snprintf(line, sizeof line, "  time     %.3f s (load %.3f, sync %.3f, critical path %.3f, link %.3f)\n",
+                  ctx.totalSeconds, a.times.loadSeconds, a.times.syncSeconds, a.times.criticalPathSeconds,
+                  a.times.linkSeconds);
     s += line;
     return s;
 }

@@ -94,10 +94,12 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         std::swap(hostSide, deviceSide);
         std::swap(a->hostPath, a->devicePath);
         a->swapped = true;
-        diag.warning("pair.swapped",
-                     "the inputs were given the other way round: " + a->hostPath +
-                         " is the host execution trace and " + a->devicePath +
-                         " the Kineto device trace; they were swapped");
+        const std::string text = a->hostPath + " is the host execution trace and " + a->devicePath +
+                                 " the Kineto device trace";
+        if (request.rolesGiven)
+            diag.warning("pair.swapped", "the inputs were given the other way round: " + text + "; they were swapped");
+        else
+            diag.info("pair.detected", text);
     }
     bool kindsOk = true;
     if (deviceSide->kind == TraceKind::Host) {
@@ -122,6 +124,15 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     if (!a->inputsOk)
         return a;
     checkPair(*a);
+    auto cancelled = [&] {
+        if (!request.cancel || !*request.cancel)
+            return false;
+        diag.error("load.cancelled", "the analysis was cancelled");
+        a->inputsOk = false;
+        return true;
+    };
+    if (cancelled())
+        return a;
 
     const auto t1 = std::chrono::steady_clock::now();
     if (request.progress)
@@ -129,7 +140,18 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     a->syncEdges = findAllSyncEdges(*a->device, diag);
     a->times.syncSeconds = secondsSince(t1);
 
-    if (!a->host)
+    if (cancelled())
+        return a;
+    if (request.criticalPath) {
+        const auto tc = std::chrono::steady_clock::now();
+        if (request.progress)
+            request.progress("critical path", 0);
+        a->criticalPath = analyzeCriticalPath(*a->device, request.cpa, diag);
+        if (request.allSteps)
+            a->steps = analyzeAllSteps(*a->device, request.cpa, diag);
+        a->times.criticalPathSeconds = secondsSince(tc);
+    }
+    if (!a->host || cancelled())
         return a;
     const auto t2 = std::chrono::steady_clock::now();
     if (request.progress)

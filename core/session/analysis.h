@@ -4,6 +4,7 @@
 // produce the same results and the same diagnostics.
 #pragma once
 
+#include "analysis/criticalpath.h"
 #include "analysis/syncedges.h"
 #include "link/linker.h"
 #include "model/diagnostics.h"
@@ -22,11 +23,16 @@ namespace syncscope {
 struct AnalysisRequest {
     std::string hostPath;   // may be empty (device-only analysis)
     std::string devicePath; // required
+    bool rolesGiven = true;  // false: two files in any order (no warning when they are swapped)
     LinkMode mode = LinkMode::Default;
     std::optional<int64_t> rank;       // checked against distributedInfo.rank
     bool keepRawEvents = false;        // the GUI shows every event's args
+    bool criticalPath = true;          // run the critical-path analysis
+    CriticalPathOptions cpa;           // window (annotation/instance) and HTA switches
+    bool allSteps = false;             // also one critical path per ProfilerStep
     const std::atomic<bool> *cancel = nullptr;
-    // stage name ("load", "link", "sync") and its progress 0..1; called from worker threads.
+    // stage name ("load host", "load device", "sync", "link", "critical path") and its
+    // progress 0..1; called from worker threads.
     std::function<void(const char *stage, double fraction)> progress;
 };
 
@@ -34,6 +40,7 @@ struct StageTimes {
     double loadSeconds = 0;
     double linkSeconds = 0;
     double syncSeconds = 0;
+    double criticalPathSeconds = 0;
 };
 
 struct Analysis {
@@ -49,10 +56,12 @@ struct Analysis {
     std::vector<SyncEdge> syncEdges;        // every sync edge of the trace (HTA rules)
     std::vector<SyncEdgeRef> linkSyncEdges; // the ones the linker used
     std::optional<LinkResult> link; // set when a host trace was given and loaded
+    std::optional<CriticalPathResult> criticalPath; // set when requested and the device trace loaded
+    std::vector<StepResult> steps;  // per-step critical paths (allSteps)
     StageTimes times;
 };
 
-// Runs load -> checks -> sync edges -> link. Never throws for bad input.
+// Runs load -> checks -> sync edges -> link -> critical path. Never throws for bad input.
 // In Chakra mode the sync edges given to the linker are the SYNC_DEPENDENCY
 // edges on the critical path of the first ProfilerStep (trace_link_spec 3.3).
 std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request);
