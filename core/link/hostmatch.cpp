@@ -258,6 +258,21 @@ HostMatch matchHostOps(const HostTrace &host, const HostGraph &graph, const Kine
         if (!host.nodes[i].has(HostNode::IsRootLike))
             candidates.push_back(i);
 
+    // ETs whose rf_id attributes are all 0 (or absent) cannot be matched by id at all.
+    bool hostRf = false;
+    for (uint32_t i : candidates)
+        hostRf |= host.nodes[i].has(HostNode::HasRfId) && host.nodes[i].rfId != 0;
+    if (!hostRf) {
+        diag.warning("host.all_rf_zero",
+                     host.path + ": no node has a non-zero rf_id, so nothing can be matched by id; falling back to "
+                                 "matching by name and order",
+                     host.path);
+        HostMatch m = matchByNameOrder(host, trace, view);
+        if (countMatched(m.hostEvent) == 0)
+            m.strategy = MatchStrategy::None;
+        return m;
+    }
+
     bool anyRf = false, nonZeroRf = false;
     for (uint32_t idx : view.cpuOps) {
         const KinetoEvent &e = trace.events[idx];

@@ -25,6 +25,20 @@ const char *traceKindName(TraceKind k)
 
 namespace {
 
+std::string describeJsonValue(std::string_view raw)
+{
+    if (raw.empty())
+        return "empty";
+    switch (raw.front()) {
+    case '{': return "an object";
+    case '"': return "a string";
+    case 't':
+    case 'f': return "a boolean";
+    case 'n': return "null";
+    default: return "a number";
+    }
+}
+
 class DispatchHandler : public JsonStreamHandler
 {
 public:
@@ -51,6 +65,11 @@ public:
     void topLevelValue(std::string_view key, std::string_view raw) override
     {
         std::string k(key);
+        if ((key == "traceEvents" || key == "nodes") && m_result.kind == TraceKind::Unknown) {
+            m_diag.error(key == "nodes" ? "host.bad_nodes" : "kineto.bad_trace_events",
+                         m_path + ": \"" + k + "\" is " + describeJsonValue(raw) + ", expected an array", m_path);
+            m_badKey = true;
+        }
         if (m_kineto)
             m_kineto->addTopLevel(k, raw);
         else if (m_host)
@@ -84,7 +103,7 @@ public:
             m_kineto->finish();
         if (m_host && complete)
             m_host->finish();
-        if (m_result.kind == TraceKind::Unknown && complete) {
+        if (m_result.kind == TraceKind::Unknown && complete && !m_badKey) {
             bool hasSchema = false;
             for (const auto &kv : m_pending)
                 hasSchema |= kv.first == "schema";
@@ -141,7 +160,10 @@ private:
     std::unique_ptr<HostNodeSink> m_host;
     std::vector<std::pair<std::string, std::string>> m_pending;
     bool m_arrayDone = false;
+    bool m_badKey = false;
 };
+
+
 
 } // namespace
 
