@@ -10,6 +10,8 @@ const std::vector<CliOption> &cliOptions()
     static const std::vector<CliOption> options = {
         {"--batch", nullptr, "Mode", "Run headless: load, link, analyse and export, then exit. Needs no display."},
         {"--sample", nullptr, "Mode", "Use the sample trace pair that ships with Syncscope."},
+        {"--open-pair", nullptr, "Mode",
+         "Start the inspector with its Open pair dialog (the desktop entry's \"Open Trace Pair\" action)."},
         {"--host", "FILE", "Inputs", "Host execution trace (PyTorch ExecutionTraceObserver JSON, .json or .json.gz)."},
         {"--device", "FILE", "Inputs", "Kineto device trace (torch.profiler Chrome trace JSON, .json or .json.gz)."},
         {"--rank", "N", "Inputs", "Rank of this pair; checked against the trace's distributedInfo."},
