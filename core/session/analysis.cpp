@@ -133,6 +133,8 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     };
     if (cancelled())
         return a;
+    if (request.loaded)
+        request.loaded(a->device, a->host);
 
     const auto t1 = std::chrono::steady_clock::now();
     if (request.progress)

@@ -34,6 +34,12 @@ struct AnalysisRequest {
     // stage name ("load host", "load device", "sync", "link", "critical path") and its
     // progress 0..1; called from worker threads.
     std::function<void(const char *stage, double fraction)> progress;
+    // Called once, from the calling thread, when both inputs have loaded and passed the
+    // checks, before sync edges, the critical path and the link are computed: the GUI
+    // draws the timeline from these immutable traces while the analysis goes on.
+    std::function<void(const std::shared_ptr<const KinetoTrace> &device,
+                       const std::shared_ptr<const HostTrace> &host)>
+        loaded;
 };
 
 struct StageTimes {
