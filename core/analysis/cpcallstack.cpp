@@ -4,60 +4,111 @@
 #include "cpbuild.h"
 
 #include <algorithm>
+#include <climits>
+#include <map>
 
 namespace syncscope::hta {
 
 namespace {
 
-struct Rec {
-    double time;
-    double dur;
+struct Start {
+    double ts;
+    double dur; // clamped to >= 0
     uint32_t ev;
-    uint32_t local;
-    bool isEnd;
 };
 
-// HTA's compare_events as a total order. With every duration > 0 (always true for
-// the clipped CPU rows, which need dur > 0) it is exactly HTA's order: time, then
-// ends before starts, longer starts first, shorter ends first, index ties. Zero
-// durations make HTA's comparator intransitive; we then place a zero-length
-// event's start and end together after the other records at that time.
-int rankOf(const Rec &r)
+// HTA's compare_events order of START records. With every duration > 0 (always
+// true for the clipped CPU rows, which need dur > 0) this is exactly HTA's order:
+// time, longer first, then index. Zero durations make HTA's comparator
+// intransitive; we put a zero-length event after the other records at its time
+// and treat it as a leaf (its END follows its START directly).
+bool startLess(const Start &a, const Start &b)
 {
-    return r.dur > 0 ? (r.isEnd ? 0 : 1) : 2;
+    if (a.ts != b.ts)
+        return a.ts < b.ts;
+    const bool za = a.dur == 0, zb = b.dur == 0;
+    if (za != zb)
+        return zb;
+    if (a.dur != b.dur)
+        return a.dur > b.dur;
+    return a.ev < b.ev;
 }
 
-bool recLess(const Rec &a, const Rec &b)
-{
-    if (a.time != b.time)
-        return a.time < b.time;
-    const int ra = rankOf(a), rb = rankOf(b);
-    if (ra != rb)
-        return ra < rb;
-    if (ra == 0)
-        return a.dur != b.dur ? a.dur < b.dur : a.ev > b.ev;
-    if (ra == 1)
-        return a.dur != b.dur ? a.dur > b.dur : a.ev < b.ev;
-    return a.ev != b.ev ? a.ev < b.ev : (!a.isEnd && b.isEnd);
-}
-
-struct ThreadKey {
+struct ThreadInfo {
     IdKey pid, tid;
-    uint32_t ev;
-    bool operator<(const ThreadKey &o) const
-    {
-        if (!(pid == o.pid))
-            return pid < o.pid;
-        if (!(tid == o.tid))
-            return tid < o.tid;
-        return ev < o.ev;
-    }
+    bool anyPositive = false, allNegative = true;
+    uint32_t count = 0, first = 0;
 };
 
 void addDistinct(std::vector<IdKey> &set, const IdKey &k)
 {
     if (set.size() < 2 && std::find(set.begin(), set.end(), k) == set.end())
         set.push_back(k);
+}
+
+// The call-stack sweep (HTA's stack build) fused with the depth-first walk: as the
+// END records only ever pop "whatever is on top" [QUIRK], the walk enters an event
+// when it is pushed and exits the event actually popped, which is exactly HTA's
+// DFS over the tree it built. `starts` sorted by startLess, `ends` (of events with
+// dur > 0) ascending; an END at the time of a START comes first.
+void walkThread(const CpaContext &ctx, const std::vector<Start> &starts, const std::vector<double> &ends, CpGraph &g)
+{
+    const RowTable &rows = ctx.rows;
+    int32_t last = -1, lastParent = -1, depth = 0;
+    auto locked = [&](int32_t x, int32_t y) {
+        // Both hold the CUDA runtime lock and are not (end, start): pass A did them.
+        return (rows.nameRoles(static_cast<uint32_t>(g.nodeEvent[x])) & RoleLock) &&
+               (rows.nameRoles(static_cast<uint32_t>(g.nodeEvent[y])) & RoleLock) &&
+               (g.nodeIsStart[x] || !g.nodeIsStart[y]);
+    };
+    auto onEnter = [&](uint32_t ev, int32_t parent) {
+        const int32_t s = ctx.startNode(ev);
+        if (s < 0 || ctx.endNode(ev) < 0)
+            return;
+        if (last >= 0 && !locked(last, s)) {
+            // Consecutive top-level ops are ordered with weight 0: idle gaps never count.
+            const CpEdgeType type = depth == 0 ? CpEdgeType::Dependency : CpEdgeType::OperatorKernel;
+            const double w = type == CpEdgeType::Dependency ? 0.0 : g.nodeTime[s] - g.nodeTime[last];
+            attributeEdge(g, g.addEdge(last, s, type, w), lastParent);
+        }
+        last = s;
+        lastParent = parent;
+        ++depth;
+    };
+    auto onExit = [&](uint32_t ev, int32_t parent) {
+        const int32_t e = ctx.endNode(ev);
+        if (ctx.startNode(ev) < 0 || e < 0)
+            return;
+        if (last >= 0 && !locked(last, e)) {
+            // Blocking calls (synchronisation) do not count their own time.
+            const bool zero = rows.nameRoles(ev) & RoleBlocking;
+            const double w = zero ? 0.0 : g.nodeTime[e] - g.nodeTime[last];
+            attributeEdge(g, g.addEdge(last, e, CpEdgeType::OperatorKernel, w), lastParent);
+        }
+        last = e;
+        lastParent = parent;
+        --depth;
+    };
+    std::vector<std::pair<uint32_t, int32_t>> stack; // (event, its call-stack parent)
+    auto pop = [&] {
+        if (stack.empty())
+            return;
+        const auto [ev, parent] = stack.back();
+        stack.pop_back();
+        onExit(ev, parent);
+    };
+    size_t j = 0;
+    for (const Start &s : starts) {
+        for (; j < ends.size() && ends[j] <= s.ts; ++j)
+            pop();
+        const int32_t parent = stack.empty() ? -1 : static_cast<int32_t>(stack.back().first);
+        stack.emplace_back(s.ev, parent);
+        onEnter(s.ev, parent);
+        if (s.dur == 0)
+            pop();
+    }
+    for (; j < ends.size(); ++j)
+        pop();
 }
 
 } // namespace
@@ -81,124 +132,71 @@ void CpaContext::callStackPass(const std::vector<uint32_t> &clipped, CpGraph &g)
     auto truthy = [](const IdKey &k) { return k.isString || k.value != 0; };
     const bool merge = fwd.size() == 1 && bwd.size() == 1 && truthy(fwd[0]) && truthy(bwd[0]) && !(fwd[0] == bwd[0]);
 
-    // 2. Group by (pid, tid) in ascending key order.
-    std::vector<ThreadKey> items;
-    items.reserve(clipped.size());
-    for (uint32_t ev : clipped) {
+    // 2. Group by (pid, tid); groups are walked in ascending key order.
+    std::map<std::pair<IdKey, IdKey>, uint32_t> slotOf;
+    std::vector<ThreadInfo> threads;
+    std::vector<uint32_t> rowSlot(clipped.size());
+    std::pair<IdKey, IdKey> lastKey;
+    uint32_t lastSlot = UINT32_MAX;
+    for (size_t k = 0; k < clipped.size(); ++k) {
+        const uint32_t ev = clipped[k];
         IdKey tid = tidKey(events[ev]);
         if (merge && tid == bwd[0])
             tid = fwd[0];
-        items.push_back({pidKey(events[ev]), tid, ev});
+        const std::pair<IdKey, IdKey> key{pidKey(events[ev]), tid};
+        if (lastSlot == UINT32_MAX || !(key == lastKey)) {
+            auto [it, inserted] = slotOf.emplace(key, static_cast<uint32_t>(threads.size()));
+            if (inserted)
+                threads.push_back({key.first, key.second});
+            lastKey = key;
+            lastSlot = it->second;
+        }
+        ThreadInfo &t = threads[lastSlot];
+        const int64_t stream = rows.stream(ev);
+        t.anyPositive |= stream > 0;
+        t.allNegative &= stream < 0;
+        ++t.count;
+        rowSlot[k] = lastSlot;
     }
-    std::sort(items.begin(), items.end());
+    std::vector<uint32_t> rank(threads.size());
+    uint32_t next = 0, offset = 0;
+    for (const auto &[key, slot] : slotOf) {
+        rank[slot] = next++;
+        threads[slot].first = offset;
+        offset += threads[slot].count;
+    }
+    std::vector<uint32_t> grouped(clipped.size()); // rows by thread, file order within
+    {
+        std::vector<uint32_t> fill(threads.size());
+        for (size_t t = 0; t < threads.size(); ++t)
+            fill[t] = threads[t].first;
+        for (size_t k = 0; k < clipped.size(); ++k)
+            grouped[fill[rowSlot[k]]++] = clipped[k];
+    }
+    std::vector<uint32_t>().swap(rowSlot);
+    std::vector<uint32_t> byRank(threads.size());
+    for (size_t t = 0; t < threads.size(); ++t)
+        byRank[rank[t]] = static_cast<uint32_t>(t);
 
-    std::vector<uint32_t> group;
-    std::vector<Rec> recs;
-    std::vector<int32_t> parent, firstChild, lastChild, nextSibling;
-    for (size_t a = 0; a < items.size();) {
-        size_t b = a;
-        bool anyPositive = false, allNegative = true;
-        while (b < items.size() && items[b].pid == items[a].pid && items[b].tid == items[a].tid) {
-            const int64_t s = rows.stream(items[b].ev);
-            anyPositive |= s > 0;
-            allNegative &= s < 0;
-            ++b;
-        }
+    std::vector<Start> starts;
+    std::vector<double> ends;
+    for (uint32_t slot : byRank) {
+        const ThreadInfo &t = threads[slot];
         // Threads with any stream > 0 are GPU streams; a mix of -1 and 0 is "unknown" [QUIRK].
-        if (anyPositive || !allNegative) {
-            a = b;
+        if (t.anyPositive || !t.allNegative)
             continue;
-        }
-        group.clear();
-        recs.clear();
-        for (size_t k = a; k < b; ++k) {
-            const uint32_t ev = items[k].ev;
-            const uint32_t local = static_cast<uint32_t>(group.size());
-            group.push_back(ev);
+        starts.clear();
+        ends.clear();
+        for (uint32_t k = t.first; k < t.first + t.count; ++k) {
+            const uint32_t ev = grouped[k];
             const double dur = std::max(0.0, rows.dur(ev));
-            recs.push_back({rows.ts(ev), dur, ev, local, false});
-            recs.push_back({rows.ts(ev) + dur, dur, ev, local, true});
+            starts.push_back({rows.ts(ev), dur, ev});
+            if (dur > 0)
+                ends.push_back(rows.ts(ev) + dur);
         }
-        a = b;
-        std::sort(recs.begin(), recs.end(), recLess);
-
-        // 3. Stack sweep: the parent is fixed at start; an end pops whatever is on top [QUIRK].
-        const size_t m = group.size();
-        parent.assign(m, -1);
-        firstChild.assign(m + 1, -1); // slot m = the root
-        lastChild.assign(m + 1, -1);
-        nextSibling.assign(m, -1);
-        std::vector<uint32_t> stack;
-        for (const Rec &r : recs) {
-            if (!r.isEnd) {
-                const int32_t p = stack.empty() ? -1 : static_cast<int32_t>(stack.back());
-                parent[r.local] = p;
-                const size_t slot = p < 0 ? m : static_cast<size_t>(p);
-                if (lastChild[slot] < 0)
-                    firstChild[slot] = static_cast<int32_t>(r.local);
-                else
-                    nextSibling[lastChild[slot]] = static_cast<int32_t>(r.local);
-                lastChild[slot] = static_cast<int32_t>(r.local);
-                stack.push_back(r.local);
-            } else if (!stack.empty()) {
-                stack.pop_back();
-            }
-        }
-
-        // 4. Depth-first walk chaining the nodes.
-        int32_t last = -1, lastParent = -1, depth = 0;
-        auto locked = [&](int32_t x, int32_t y) {
-            return (rows.nameRoles(static_cast<uint32_t>(g.nodeEvent[x])) & RoleLock) &&
-                   (rows.nameRoles(static_cast<uint32_t>(g.nodeEvent[y])) & RoleLock) &&
-                   (g.nodeIsStart[x] || !g.nodeIsStart[y]);
-        };
-        auto parentEvent = [&](uint32_t local) { return parent[local] < 0 ? -1 : static_cast<int32_t>(group[parent[local]]); };
-        auto onEnter = [&](uint32_t local) {
-            const uint32_t ev = group[local];
-            const int32_t s = m_start[ev];
-            if (s < 0 || m_end[ev] < 0)
-                return;
-            if (last >= 0 && !locked(last, s)) {
-                // Consecutive top-level ops are ordered with weight 0: idle gaps never count.
-                const CpEdgeType type = depth == 0 ? CpEdgeType::Dependency : CpEdgeType::OperatorKernel;
-                const double w = type == CpEdgeType::Dependency ? 0.0 : g.nodeTime[s] - g.nodeTime[last];
-                attributeEdge(g, g.addEdge(last, s, type, w), lastParent);
-            }
-            last = s;
-            lastParent = parentEvent(local);
-            ++depth;
-        };
-        auto onExit = [&](uint32_t local) {
-            const uint32_t ev = group[local];
-            const int32_t e = m_end[ev];
-            if (m_start[ev] < 0 || e < 0)
-                return;
-            if (last >= 0 && !locked(last, e)) {
-                // Blocking calls (synchronisation) do not count their own time.
-                const bool zero = rows.nameRoles(ev) & RoleBlocking;
-                const double w = zero ? 0.0 : g.nodeTime[e] - g.nodeTime[last];
-                attributeEdge(g, g.addEdge(last, e, CpEdgeType::OperatorKernel, w), lastParent);
-            }
-            last = e;
-            lastParent = parentEvent(local);
-            --depth;
-        };
-        // Iterative DFS: (node, next child to visit); the root is slot m.
-        std::vector<std::pair<uint32_t, int32_t>> dfs;
-        dfs.emplace_back(static_cast<uint32_t>(m), firstChild[m]);
-        while (!dfs.empty()) {
-            auto &[node, next] = dfs.back();
-            if (next >= 0) {
-                const uint32_t child = static_cast<uint32_t>(next);
-                next = nextSibling[child];
-                onEnter(child);
-                dfs.emplace_back(child, firstChild[child]);
-            } else {
-                if (node != m)
-                    onExit(node);
-                dfs.pop_back();
-            }
-        }
+        std::sort(starts.begin(), starts.end(), startLess);
+        std::sort(ends.begin(), ends.end());
+        walkThread(*this, starts, ends, g);
     }
 }
 

@@ -77,30 +77,68 @@ void CpGraph::grow()
     m_vals.swap(vals);
 }
 
-int32_t CpGraph::addEdge(int32_t u, int32_t v, CpEdgeType type, double weight)
+void CpGraph::hashInsert(uint64_t key, int32_t edge)
 {
     if ((m_used + 1) * 2 > m_keys.size())
         grow();
-    const uint64_t key = edgeKey(u, v);
     size_t h = mix(key) & (m_keys.size() - 1);
-    while (m_keys[h] != kEmpty) {
-        if (m_keys[h] == key) {
-            const int32_t e = m_vals[h];
-            edgeType[e] = type;
-            edgeWeight[e] = weight;
-            return e;
-        }
+    while (m_keys[h] != kEmpty)
         h = (h + 1) & (m_keys.size() - 1);
+    m_keys[h] = key;
+    m_vals[h] = edge;
+    ++m_used;
+}
+
+int32_t CpGraph::lookup(int32_t u, int32_t v, int *scanned) const
+{
+    if (m_useHash) {
+        const uint64_t key = edgeKey(u, v);
+        size_t h = mix(key) & (m_keys.size() - 1);
+        while (m_keys[h] != kEmpty) {
+            if (m_keys[h] == key)
+                return m_vals[h];
+            h = (h + 1) & (m_keys.size() - 1);
+        }
+        return -1;
+    }
+    if (u < 0 || static_cast<size_t>(u) >= m_headOut.size())
+        return -1;
+    int n = 0;
+    for (int32_t e = m_headOut[u]; e >= 0; e = m_nextOut[e], ++n) {
+        if (edgeTo[e] == v)
+            return e;
+    }
+    if (scanned)
+        *scanned = n;
+    return -1;
+}
+
+int32_t CpGraph::addEdge(int32_t u, int32_t v, CpEdgeType type, double weight)
+{
+    int scanned = 0;
+    const int32_t found = lookup(u, v, &scanned);
+    if (found >= 0) {
+        edgeType[found] = type;
+        edgeWeight[found] = weight;
+        return found;
+    }
+    if (scanned > 64 && !m_useHash) { // a hub (e.g. a kernel many syncs wait on): switch to hashing
+        for (int32_t x = 0; x < edgeCount(); ++x)
+            hashInsert(edgeKey(edgeFrom[x], edgeTo[x]), x);
+        m_useHash = true;
     }
     const int32_t e = edgeCount();
-    m_keys[h] = key;
-    m_vals[h] = e;
-    ++m_used;
     edgeFrom.push_back(u);
     edgeTo.push_back(v);
     edgeWeight.push_back(weight);
     edgeType.push_back(type);
     edgeEvent.push_back(kNoAttribution);
+    if (m_headOut.size() < nodeEvent.size() || static_cast<size_t>(u) >= m_headOut.size())
+        m_headOut.resize(std::max(nodeEvent.size(), static_cast<size_t>(u) + 1), -1);
+    m_nextOut.push_back(m_headOut[u]);
+    m_headOut[u] = e;
+    if (m_useHash)
+        hashInsert(edgeKey(u, v), e);
     return e;
 }
 
@@ -114,16 +152,7 @@ int32_t CpGraph::findEdge(int32_t u, int32_t v) const
                 return outEdges[k];
         return -1;
     }
-    if (m_keys.empty())
-        return -1;
-    const uint64_t key = edgeKey(u, v);
-    size_t h = mix(key) & (m_keys.size() - 1);
-    while (m_keys[h] != kEmpty) {
-        if (m_keys[h] == key)
-            return m_vals[h];
-        h = (h + 1) & (m_keys.size() - 1);
-    }
-    return -1;
+    return lookup(u, v, nullptr);
 }
 
 void CpGraph::finish()
@@ -156,7 +185,10 @@ void CpGraph::finish()
     }
     std::vector<uint64_t>().swap(m_keys);
     std::vector<int32_t>().swap(m_vals);
+    std::vector<int32_t>().swap(m_headOut);
+    std::vector<int32_t>().swap(m_nextOut);
     m_used = 0;
+    m_useHash = false;
     m_finished = true;
 }
 
@@ -176,11 +208,12 @@ size_t CpGraph::memoryBytes() const
            edgeTo.capacity() * 4 + edgeWeight.capacity() * 8 + edgeType.capacity() + edgeEvent.capacity() * 4 +
            graphNodes.capacity() * 4 + (outStart.capacity() + outEdges.capacity() + inStart.capacity() +
                                         inEdges.capacity()) * 4 +
-           m_keys.capacity() * 8 + m_vals.capacity() * 4;
+           m_keys.capacity() * 8 + m_vals.capacity() * 4 + (m_headOut.capacity() + m_nextOut.capacity()) * 4;
 }
 
-LongestPath longestPath(const CpGraph &g, const std::vector<double> &w)
+LongestPath longestPath(const CpGraph &g, bool clampNegative)
 {
+    auto weight = [&](int32_t e) { return clampNegative && g.edgeWeight[e] <= -1 ? 0.0 : g.edgeWeight[e]; };
     LongestPath r;
     if (g.edgeCount() == 0) {
         r.error = "the graph has no edges";
@@ -211,36 +244,33 @@ LongestPath longestPath(const CpGraph &g, const std::vector<double> &w)
     }
     // dist(v) = first maximum over predecessors in edge insertion order.
     std::vector<double> dist(static_cast<size_t>(n), 0.0);
-    std::vector<int32_t> pred(static_cast<size_t>(n), -1), predEdge(static_cast<size_t>(n), -1);
+    std::vector<int32_t> predEdge(static_cast<size_t>(n), -1); // -1: the path starts here
     int32_t best = -1;
     for (int32_t v : topo) {
         double d = 0;
-        int32_t p = v, pe = -1;
+        int32_t pe = -1;
         bool any = false;
         for (int32_t k = g.inStart[v]; k < g.inStart[v + 1]; ++k) {
             const int32_t e = g.inEdges[k];
-            const double cand = dist[g.edgeFrom[e]] + w[e];
+            const double cand = dist[g.edgeFrom[e]] + weight(e);
             if (!any || cand > d) {
                 d = cand;
-                p = g.edgeFrom[e];
                 pe = e;
                 any = true;
             }
         }
         if (d < 0) { // networkx restarts the path at v
             d = 0;
-            p = v;
             pe = -1;
         }
         dist[v] = d;
-        pred[v] = p;
         predEdge[v] = pe;
         if (best < 0 || d > dist[best])
             best = v;
     }
-    for (int32_t v = best;; v = pred[v]) {
+    for (int32_t v = best;; v = g.edgeFrom[predEdge[v]]) {
         r.nodes.push_back(v);
-        if (pred[v] == v)
+        if (predEdge[v] < 0)
             break;
         r.edges.push_back(predEdge[v]);
     }

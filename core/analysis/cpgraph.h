@@ -58,10 +58,16 @@ public:
     size_t memoryBytes() const;
 
 private:
+    int32_t lookup(int32_t u, int32_t v, int *scanned) const;
     void grow();
+    void hashInsert(uint64_t key, int32_t edge);
+    // While building: out-edge lists (newest first) for duplicate checks; a hash
+    // table takes over only when some node's out-list gets long.
+    std::vector<int32_t> m_headOut, m_nextOut;
     std::vector<uint64_t> m_keys; // open addressing: (u << 32 | v) -> m_vals, ~0 = empty
     std::vector<int32_t> m_vals;
     size_t m_used = 0;
+    bool m_useHash = false;
     bool m_finished = false;
 };
 
@@ -74,8 +80,8 @@ struct LongestPath {
     double weight = 0;          // sum of the graph weights along the path
 };
 
-// `graphWeight` = the weights networkx sees (edgeWeight after HTA's clamp).
-// Fails when the graph has a cycle or no edges.
-LongestPath longestPath(const CpGraph &graph, const std::vector<double> &graphWeight);
+// The weights networkx sees are edgeWeight, with weights <= -1 read as 0 when
+// `clampNegative` (HTA's default validation). Fails on a cycle or no edges.
+LongestPath longestPath(const CpGraph &graph, bool clampNegative);
 
 } // namespace syncscope

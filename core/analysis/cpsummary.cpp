@@ -4,12 +4,33 @@
 #include "cpbuild.h"
 
 #include <charconv>
+#include <chrono>
 #include <cmath>
-#include <map>
 #include <regex>
 #include <unordered_map>
 
 namespace syncscope {
+
+const char *cpBoundName(CpBound b)
+{
+    switch (b) {
+    case CpBound::None:
+        return "";
+    case CpBound::CpuBound:
+        return "cpu_bound";
+    case CpBound::DataLoading:
+        return "data_loading";
+    case CpBound::GpuCommunication:
+        return "gpu_communication_bound";
+    case CpBound::GpuCompute:
+        return "gpu_compute_bound";
+    case CpBound::KernelKernelOverhead:
+        return "gpu_kernel_kernel_overhead";
+    case CpBound::KernelLaunchOverhead:
+        return "gpu_kernel_launch_overhead";
+    }
+    return "";
+}
 
 std::string cpShortenName(std::string_view name)
 {
@@ -73,41 +94,45 @@ public:
         }
     }
 
-    std::string operator()(CpEdgeType type, int32_t ev)
+    CpBound operator()(CpEdgeType type, int32_t ev)
     {
         switch (type) {
         case CpEdgeType::KernelKernelDelay:
-            return "gpu_kernel_kernel_overhead";
+            return CpBound::KernelKernelOverhead;
         case CpEdgeType::KernelLaunchDelay:
-            return "gpu_kernel_launch_overhead";
+            return CpBound::KernelLaunchOverhead;
         case CpEdgeType::Dependency:
         case CpEdgeType::SyncDependency:
-            return "";
+            return CpBound::None;
         case CpEdgeType::OperatorKernel:
             break;
         }
+        // Cached per (name, CPU or GPU side): the shortened-name tests are the slow part.
         const StrId name = m_ctx.trace.events[static_cast<uint32_t>(ev)].name;
-        auto it = m_short.find(name);
-        if (it == m_short.end())
-            it = m_short.emplace(name, cpShortenName(m_ctx.trace.str(name))).first;
-        const std::string &s = it->second;
-        if (m_ctx.rows.stream(static_cast<uint32_t>(ev)) < 0) {
+        const bool cpu = m_ctx.rows.stream(static_cast<uint32_t>(ev)) < 0;
+        const uint64_t key = (uint64_t(name) << 1) | (cpu ? 1 : 0);
+        auto it = m_cache.find(key);
+        if (it != m_cache.end())
+            return it->second;
+        const std::string s = cpShortenName(m_ctx.trace.str(name));
+        CpBound b = cpu ? CpBound::CpuBound : isCommKernel(s) ? CpBound::GpuCommunication : CpBound::GpuCompute;
+        if (cpu) {
             for (const auto &re : m_patterns)
                 if (std::regex_search(s, re))
-                    return "data_loading";
+                    b = CpBound::DataLoading;
             for (const auto &lit : m_literal)
                 if (s.find(lit) != std::string::npos)
-                    return "data_loading";
-            return "cpu_bound";
+                    b = CpBound::DataLoading;
         }
-        return isCommKernel(s) ? "gpu_communication_bound" : "gpu_compute_bound";
+        m_cache.emplace(key, b);
+        return b;
     }
 
 private:
     const CpaContext &m_ctx;
     std::vector<std::regex> m_patterns;
     std::vector<std::string> m_literal;
-    std::unordered_map<StrId, std::string> m_short;
+    std::unordered_map<uint64_t, CpBound> m_cache;
 };
 
 bool fail(CriticalPathResult &out, Diagnostics &diag, const std::string &path, std::string reason)
@@ -151,24 +176,31 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
     const std::string &path = ctx.trace.path;
     CpGraph &g = out.graph;
     out.clippedRows = clipped.size();
+    auto t0 = std::chrono::steady_clock::now();
     reportBuildStats(ctx.build(clipped, g), path, diag);
     g.finish();
-    for (int32_t e : g.adjacencyOrder())
-        if (g.edgeType[e] == CpEdgeType::SyncDependency)
-            out.syncEdges.emplace_back(g.nodeEvent[g.edgeFrom[e]], g.nodeEvent[g.edgeTo[e]]);
+    const auto t1 = std::chrono::steady_clock::now();
+    out.timings.build = std::chrono::duration<double>(t1 - t0).count();
+    struct SolveTimer { // records the solve time on every return path
+        CpTimings &t;
+        std::chrono::steady_clock::time_point start;
+        ~SolveTimer() { t.solve = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+    } solveTimer{out.timings, t1};
+    for (int32_t u : g.graphNodes) // networkx adjacency order
+        for (int32_t k = g.outStart[u]; k < g.outStart[u + 1]; ++k)
+            if (const int32_t e = g.outEdges[k]; g.edgeType[e] == CpEdgeType::SyncDependency)
+                out.syncEdges.emplace_back(g.nodeEvent[u], g.nodeEvent[g.edgeTo[e]]);
 
     // Validation (spec 2.9): weights <= -1 count as 0 for the path but keep their
     // stored value for the breakdown [QUIRK]; syncs within one stream are invalid.
-    std::vector<double> graphWeight(g.edgeWeight);
+    const bool clamp = !ctx.options.strictNegativeWeights;
     size_t clamped = 0, tooNegative = 0, sameStream = 0;
     for (int32_t e = 0; e < g.edgeCount(); ++e) {
         const double w = g.edgeWeight[e];
-        if (!ctx.options.strictNegativeWeights && w <= -1) {
-            graphWeight[e] = 0;
+        if (clamp && w <= -1)
             ++clamped;
-        } else if (w < -1) {
+        else if (w < -1)
             ++tooNegative;
-        }
         if (g.edgeType[e] == CpEdgeType::SyncDependency) {
             const int64_t a = ctx.rows.stream(static_cast<uint32_t>(g.nodeEvent[g.edgeFrom[e]]));
             const int64_t b = ctx.rows.stream(static_cast<uint32_t>(g.nodeEvent[g.edgeTo[e]]));
@@ -184,7 +216,7 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
         return fail(out, diag, path, std::to_string(tooNegative) + " edges have a weight below -1 µs (strict check)");
     if (sameStream > 0)
         return fail(out, diag, path, std::to_string(sameStream) + " sync edges connect activities on the same stream");
-    LongestPath lp = longestPath(g, graphWeight);
+    LongestPath lp = longestPath(g, clamp);
     if (!lp.ok)
         return fail(out, diag, path, lp.error);
 
@@ -200,21 +232,26 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
     // Breakdown and summary (spec 3.2). An operator edge without an attributed event
     // (HTA would fail) is attributed to its source event.
     BoundBy boundBy(ctx, diag);
-    std::map<std::string, double> buckets;
+    double bucket[kCpBoundCount] = {};
+    bool present[kCpBoundCount] = {};
     double total = 0;
+    out.breakdown.reserve(out.pathEdges.size());
     for (int32_t e : out.pathEdges) {
         CpBreakdownRow row;
         row.edge = e;
         row.event = g.edgeEvent[e] >= 0 ? g.edgeEvent[e] : -1;
         row.duration = g.edgeWeight[e];
         row.type = g.edgeType[e];
-        row.boundBy = boundBy(row.type, row.event >= 0 ? row.event : g.nodeEvent[g.edgeFrom[e]]);
-        buckets[row.boundBy] += row.duration;
+        row.bound = boundBy(row.type, row.event >= 0 ? row.event : g.nodeEvent[g.edgeFrom[e]]);
+        bucket[static_cast<int>(row.bound)] += row.duration;
+        present[static_cast<int>(row.bound)] = true;
         total += row.duration;
-        out.breakdown.push_back(std::move(row));
+        out.breakdown.push_back(row);
     }
-    for (const auto &[name, sum] : buckets)
-        out.summary.push_back({name, total != 0 ? 100.0 * sum / total : 0.0, sum});
+    for (int b = 0; b < kCpBoundCount; ++b) // enum order = sorted names
+        if (present[b])
+            out.summary.push_back({cpBoundName(static_cast<CpBound>(b)), total != 0 ? 100.0 * bucket[b] / total : 0.0,
+                                   bucket[b]});
     out.success = true;
     return true;
 }

@@ -6,6 +6,7 @@
 #include "syncedges.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -38,6 +39,11 @@ double CriticalPathResult::percent(const std::string &boundBy) const
 namespace {
 
 using namespace hta;
+
+double secondsSince(std::chrono::steady_clock::time_point t)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
 
 // Facts about the input that explain an empty or odd graph.
 void describeInput(const RowTable &rows, Diagnostics &diag)
@@ -138,21 +144,26 @@ bool selectWindow(const RowTable &rows, const CriticalPathOptions &o, CriticalPa
 CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalPathOptions &options, Diagnostics &diag)
 {
     CriticalPathResult out;
+    auto t0 = std::chrono::steady_clock::now();
     checkCudaSyncPresent(trace, diag);
     RowOptions rowOptions;
     rowOptions.nsRounding = options.nsRounding;
     CpaContext ctx(trace, options, rowOptions, diag);
+    out.timings.prepare = secondsSince(t0);
     out.loadedRows = ctx.rows.loadedRows();
     if (out.loadedRows == 0) {
         out.reason = "the trace has no events with ts, dur and cat";
         diag.error("cpa.failed", trace.path + ": critical-path analysis failed: " + out.reason, trace.path);
         return out;
     }
+    t0 = std::chrono::steady_clock::now();
     describeInput(ctx.rows, diag);
     if (!selectWindow(ctx.rows, options, out, diag))
         return out;
     out.window.startAbsUs = out.window.startUs + ctx.rows.minTs();
-    hta::analyzeWindow(ctx, ctx.clip(out.window.startUs, out.window.endUs), out, diag);
+    const std::vector<uint32_t> clipped = ctx.clip(out.window.startUs, out.window.endUs);
+    out.timings.window = secondsSince(t0);
+    hta::analyzeWindow(ctx, clipped, out, diag);
     return out;
 }
 

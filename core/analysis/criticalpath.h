@@ -35,19 +35,40 @@ struct CpWindow {
     double startAbsUs = 0;                   // startUs in the trace's own time base
 };
 
+// HTA's bound_by buckets (spec 3.2).
+enum class CpBound : uint8_t {
+    None,                 // "": DEPENDENCY and SYNC_DEPENDENCY edges
+    CpuBound,             // "cpu_bound"
+    DataLoading,          // "data_loading"
+    GpuCommunication,     // "gpu_communication_bound"
+    GpuCompute,           // "gpu_compute_bound"
+    KernelKernelOverhead, // "gpu_kernel_kernel_overhead"
+    KernelLaunchOverhead, // "gpu_kernel_launch_overhead"
+};
+constexpr int kCpBoundCount = 7; // in this order the names sort as HTA sorts them
+const char *cpBoundName(CpBound b);
+
 // One critical edge, attributed as HTA's breakdown does (spec 3.2).
 struct CpBreakdownRow {
     int32_t edge = -1;
-    int32_t event = -1;   // attributed event, -1 when none
-    double duration = 0;  // the stored edge weight
+    int32_t event = -1;  // attributed event, -1 when none
+    double duration = 0; // the stored edge weight
     CpEdgeType type = CpEdgeType::Dependency;
-    std::string boundBy;  // "cpu_bound", "gpu_compute_bound", ..., or ""
+    CpBound bound = CpBound::None;
 };
 
 struct CpSummaryRow {
     std::string boundBy;
     double percent = 0;
     double durationUs = 0;
+};
+
+// Wall-clock seconds per phase (for benchmarks).
+struct CpTimings {
+    double prepare = 0; // HTA rows, correlations, queue lengths, CUDA-event tables
+    double window = 0;  // window selection and clipping
+    double build = 0;   // nodes and the three edge passes
+    double solve = 0;   // validation, longest path, breakdown
 };
 
 struct CriticalPathResult {
@@ -65,6 +86,7 @@ struct CriticalPathResult {
     std::vector<CpSummaryRow> summary;     // per bound_by bucket, sorted by name
     // All SYNC_DEPENDENCY edges as (src event, dst event), in adjacency order.
     std::vector<std::pair<uint32_t, uint32_t>> syncEdges;
+    CpTimings timings;
 
     // Counts of graph edges / critical edges per type (index = CpEdgeType).
     std::vector<size_t> edgeCountsByType() const;

@@ -90,7 +90,9 @@ RowTable::RowTable(const KinetoTrace &trace, const RowOptions &options, Diagnost
     linkCorrelations();
     if (options.dropLastProfilerStep)
         filterLastProfilerStep(diag);
-    m_loadedRows = static_cast<size_t>(std::count(m_state.begin(), m_state.end(), RowState::Loaded));
+    m_loadedRows = 0;
+    for (uint8_t f : m_flags)
+        m_loadedRows += (f & FlagLoaded) ? 1 : 0;
 }
 
 void RowTable::classifyStrings()
@@ -108,7 +110,10 @@ void RowTable::buildRows(const RowOptions &options, Diagnostics &diag)
 {
     const auto &events = m_trace->events;
     const size_t n = events.size();
-    m_state.assign(n, RowState::NotRow);
+    m_flags.assign(n, 0);
+    m_roles.assign(n, 0);
+    m_cat.assign(n, CatNone);
+    m_stream.assign(n, -1);
     m_ts.assign(n, 0.0);
     m_dur.assign(n, 0.0);
     m_symbol.assign(m_trace->strings.size(), 0);
@@ -119,10 +124,11 @@ void RowTable::buildRows(const RowOptions &options, Diagnostics &diag)
         floatColumn = !events[i].has(KinetoEvent::HasTs);
     m_rounded = floatColumn && options.nsRounding;
 
-    size_t missingTs = 0;
+    size_t missingTs = 0, missingDur = 0;
     bool haveMin = false;
     for (size_t i = 0; i < n; ++i) {
         const KinetoEvent &e = events[i];
+        missingDur += (e.ph == 'X' && !e.has(KinetoEvent::HasDur)) ? 1 : 0;
         // A row has a dur and a cat, and the cat is not "Trace" (spec 1.2).
         if (!e.has(KinetoEvent::HasDur) || e.cat == kNoString || m_catRoles[e.cat] == CatTrace)
             continue;
@@ -130,7 +136,14 @@ void RowTable::buildRows(const RowOptions &options, Diagnostics &diag)
             ++missingTs;
             continue;
         }
-        m_state[i] = RowState::Loaded;
+        const int64_t stream = e.htaStream();
+        const uint16_t roles = m_nameRoles[e.name];
+        m_flags[i] = FlagParsed | FlagLoaded |
+                     (((stream >= 0 && e.correlation >= 0) || (roles & (RoleContextSync | RoleEventSync))) ? FlagGpuSide
+                                                                                                            : 0);
+        m_roles[i] = roles;
+        m_cat[i] = m_catRoles[e.cat];
+        m_stream[i] = stream;
         m_symbol[e.name] = 1;
         m_symbol[e.cat] = 1;
         double ts = e.ts, dur = e.dur;
@@ -149,12 +162,9 @@ void RowTable::buildRows(const RowOptions &options, Diagnostics &diag)
     }
     // Alignment (spec 1.8): differences are unchanged, only the origin moves.
     for (size_t i = 0; i < n; ++i) {
-        if (m_state[i] == RowState::Loaded)
+        if (m_flags[i] & FlagLoaded)
             m_ts[i] -= m_minTs;
     }
-    size_t missingDur = 0;
-    for (size_t i = 0; i < n; ++i)
-        missingDur += (events[i].ph == 'X' && !events[i].has(KinetoEvent::HasDur)) ? 1 : 0;
     if (missingDur > 0)
         diag.warning("cpa.missing_dur",
                      m_trace->path + ": " + std::to_string(missingDur) +
@@ -165,12 +175,6 @@ void RowTable::buildRows(const RowOptions &options, Diagnostics &diag)
                      m_trace->path + ": " + std::to_string(missingTs) +
                          " events have a \"dur\" but no \"ts\"; the critical-path analysis ignores them",
                      m_trace->path);
-}
-
-bool RowTable::isGpuSide(uint32_t i) const
-{
-    const KinetoEvent &e = m_trace->events[i];
-    return (e.htaStream() >= 0 && e.correlation >= 0) || (m_nameRoles[e.name] & (RoleContextSync | RoleEventSync));
 }
 
 void RowTable::linkCorrelations()
@@ -185,7 +189,7 @@ void RowTable::linkCorrelations()
     };
     std::vector<Entry> entries;
     for (uint32_t i = 0; i < n; ++i) {
-        if (m_state[i] == RowState::NotRow)
+        if (!(m_flags[i] & FlagParsed))
             continue;
         const int64_t corr = events[i].correlation;
         m_indexCorr[i] = corr >= 0 ? 0 : -1; // min(correlation, 0)
@@ -218,7 +222,7 @@ int32_t RowTable::partner(uint32_t i) const
     if (k != 0)
         return k;
     const auto &events = m_trace->events;
-    const bool realZero = i != 0 && m_state[0] != RowState::NotRow && events[0].correlation == events[i].correlation &&
+    const bool realZero = i != 0 && (m_flags[0] & FlagParsed) && events[0].correlation == events[i].correlation &&
                           isGpuSide(0) != isGpuSide(i);
     return realZero ? 0 : -1;
 }
@@ -236,7 +240,7 @@ void RowTable::filterLastProfilerStep(Diagnostics &diag)
     bool anyCpu = false, anyStep = false;
     double minCpuTs = 0, lastStepTs = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (m_state[i] != RowState::Loaded || isGpuSide(i))
+        if (!isLoaded(i) || isGpuSide(i))
             continue;
         if (!anyCpu || m_ts[i] < minCpuTs)
             minCpuTs = m_ts[i];
@@ -253,22 +257,22 @@ void RowTable::filterLastProfilerStep(Diagnostics &diag)
     std::vector<int64_t> keptCorr;
     size_t dropped = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        if (m_state[i] != RowState::Loaded || isGpuSide(i))
+        if (!isLoaded(i) || isGpuSide(i))
             continue;
         if (m_ts[i] < cut) {
             keptCorr.push_back(events[i].correlation);
         } else {
-            m_state[i] = RowState::Dropped;
+            m_flags[i] &= static_cast<uint8_t>(~FlagLoaded);
             ++dropped;
         }
     }
     std::sort(keptCorr.begin(), keptCorr.end());
     keptCorr.erase(std::unique(keptCorr.begin(), keptCorr.end()), keptCorr.end());
     for (uint32_t i = 0; i < n; ++i) {
-        if (m_state[i] != RowState::Loaded || !isGpuSide(i))
+        if (!isLoaded(i) || !isGpuSide(i))
             continue;
         if (!std::binary_search(keptCorr.begin(), keptCorr.end(), events[i].correlation)) {
-            m_state[i] = RowState::Dropped;
+            m_flags[i] &= static_cast<uint8_t>(~FlagLoaded);
             ++dropped;
         }
     }
@@ -283,17 +287,17 @@ std::vector<uint32_t> RowTable::tableOrder() const
 {
     std::vector<uint32_t> order;
     order.reserve(m_loadedRows);
-    const uint32_t n = static_cast<uint32_t>(m_state.size());
+    const uint32_t n = static_cast<uint32_t>(m_flags.size());
     if (m_filtered) {
         for (uint32_t i = 0; i < n; ++i)
-            if (m_state[i] == RowState::Loaded && isGpuSide(i))
+            if (isLoaded(i) && isGpuSide(i))
                 order.push_back(i);
         for (uint32_t i = 0; i < n; ++i)
-            if (m_state[i] == RowState::Loaded && !isGpuSide(i))
+            if (isLoaded(i) && !isGpuSide(i))
                 order.push_back(i);
     } else {
         for (uint32_t i = 0; i < n; ++i)
-            if (m_state[i] == RowState::Loaded)
+            if (isLoaded(i))
                 order.push_back(i);
     }
     return order;

@@ -46,8 +46,6 @@ struct RowOptions {
     bool dropLastProfilerStep = true; // HTA's load filter (spec 1.7)
 };
 
-enum class RowState : uint8_t { NotRow, Loaded, Dropped };
-
 // Rows of one trace as HTA loads them. Times are HTA's: rounded when the
 // trace has fractional timestamps, then shifted so the earliest row starts at 0.
 class RowTable
@@ -57,9 +55,9 @@ public:
     RowTable(const KinetoTrace &trace, const RowOptions &options, Diagnostics &diag);
 
     const KinetoTrace &trace() const { return *m_trace; }
-    size_t eventCount() const { return m_state.size(); }
-    bool isLoaded(uint32_t i) const { return m_state[i] == RowState::Loaded; }
-    bool isParsed(uint32_t i) const { return m_state[i] != RowState::NotRow; }
+    size_t eventCount() const { return m_flags.size(); }
+    bool isLoaded(uint32_t i) const { return m_flags[i] & FlagLoaded; }
+    bool isParsed(uint32_t i) const { return m_flags[i] & FlagParsed; }
     double ts(uint32_t i) const { return m_ts[i]; }
     double dur(uint32_t i) const { return m_dur[i]; }
     double end(uint32_t i) const { return m_ts[i] + m_dur[i]; }
@@ -68,9 +66,9 @@ public:
     // The linked partner as an event index, -1 when none. Unlike indexCorr, 0 means
     // event 0 only when event 0 really is the partner (HTA conflates the two).
     int32_t partner(uint32_t i) const;
-    int64_t stream(uint32_t i) const { return m_trace->events[i].htaStream(); }
-    uint16_t nameRoles(uint32_t i) const { return m_nameRoles[m_trace->events[i].name]; }
-    uint8_t catRole(uint32_t i) const { return m_catRoles[m_trace->events[i].cat]; }
+    int64_t stream(uint32_t i) const { return m_stream[i]; }
+    uint16_t nameRoles(uint32_t i) const { return m_roles[i]; }
+    uint8_t catRole(uint32_t i) const { return m_cat[i]; }
     uint16_t rolesOfName(StrId id) const { return m_nameRoles[id]; }
 
     // HTA's symbol table: names and categories of all parsed rows.
@@ -79,7 +77,7 @@ public:
     // For each StrId: does it contain `text` (for per-row substring tests in O(1)).
     std::vector<uint8_t> stringsContaining(std::string_view text) const;
     // Spec 1.6 "GPU side" of the correlation join.
-    bool isGpuSide(uint32_t i) const;
+    bool isGpuSide(uint32_t i) const { return m_flags[i] & FlagGpuSide; }
 
     // Loaded rows in HTA's table order: file order, or after the last-step
     // filter all GPU-side rows first, then the CPU-side rows.
@@ -97,8 +95,13 @@ private:
     void linkCorrelations();
     void filterLastProfilerStep(Diagnostics &diag);
 
+    enum Flag : uint8_t { FlagParsed = 1, FlagLoaded = 2, FlagGpuSide = 4 };
     const KinetoTrace *m_trace;
-    std::vector<RowState> m_state;
+    // Per event, so the passes over all events stay in small, dense columns.
+    std::vector<uint8_t> m_flags;
+    std::vector<uint16_t> m_roles; // name roles
+    std::vector<uint8_t> m_cat;    // category role
+    std::vector<int64_t> m_stream; // HTA-normalised stream
     std::vector<double> m_ts, m_dur;
     std::vector<int32_t> m_indexCorr;
     std::vector<uint16_t> m_nameRoles;

@@ -33,9 +33,11 @@ double SyncWaitTotals::totalWaitUs() const
 
 bool checkCudaSyncPresent(const KinetoTrace &trace, Diagnostics &diag)
 {
-    for (const KinetoEvent &e : trace.events) {
-        if (e.kind == EventKind::CudaSync)
-            return true;
+    if (trace.strings.find("cuda_sync") >= 0) { // the category is interned only when it occurs
+        for (const KinetoEvent &e : trace.events) {
+            if (e.kind == EventKind::CudaSync)
+                return true;
+        }
     }
     diag.warning("kineto.no_cuda_sync",
                  trace.path + ": the trace has no cuda_sync events, so no CPU<->GPU synchronisation edges can be "
