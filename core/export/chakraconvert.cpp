@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: MIT
+#include "chakraconvert.h"
+
+#include "chakraconvertimpl.h"
+#include "chakrafields.h"
+#include "json/numbers.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace syncscope {
+
+using namespace chakra_detail;
+
+namespace {
+
+bool contains(std::string_view s, std::string_view part)
+{
+    return s.find(part) != std::string_view::npos;
+}
+
+// chakra_converter accepts exactly these (pytorch_node.py SUPPORTED_VERSIONS,
+// minus 1.1.1-chakra.1.0.0, which it lists but cannot parse: trace_link_spec 1.1).
+bool compatSchema(std::string_view schema)
+{
+    return schema == "1.0.2-chakra.0.0.4" || schema == "1.0.3-chakra.0.0.4" || schema == "1.1.0-chakra.0.0.4" ||
+           schema == "1.1.1-chakra.0.0.4";
+}
+
+const std::string *topLevel(const HostTrace &host, std::string_view key)
+{
+    for (const auto &kv : host.topLevel)
+        if (kv.first == key)
+            return &kv.second;
+    return nullptr;
+}
+
+// GlobalMetadata: schema, pid, time, start_ts, finish_ts from the top level (5.6).
+bool buildMetadata(const HostTrace &host, bool compat, ChakraGraph &g, Diagnostics &diag)
+{
+    static const struct {
+        const char *key;
+        bool isString;
+    } kKeys[] = {{"schema", true}, {"pid", false}, {"time", true}, {"start_ts", false}, {"finish_ts", false}};
+    for (const auto &k : kKeys) {
+        const std::string *raw = topLevel(host, k.key);
+        ChakraMetaAttr a;
+        a.name = k.key;
+        a.isString = k.isString;
+        bool ok = raw != nullptr;
+        int64_t v = 0;
+        if (ok && k.isString)
+            ok = jsonToString(*raw, a.text);
+        else if (ok)
+            ok = (compat ? jsonToInt64(*raw, v) : jsonTruncToInt64(*raw, v)) && v >= 0;
+        a.number = static_cast<uint64_t>(v);
+        if (ok) {
+            g.metadata.push_back(std::move(a));
+            continue;
+        }
+        const std::string what = raw ? std::string("has an unusable value for '") + k.key + "'"
+                                     : std::string("has no top-level '") + k.key + "'";
+        if (compat) {
+            diag.error("chakra_et.compat_metadata", "the host trace " + what +
+                                                        "; chakra_converter fails on it, so no .et is written",
+                       host.path);
+            return false;
+        }
+        diag.warning("chakra_et.metadata", "the host trace " + what + "; it is left out of the .et metadata",
+                     host.path);
+    }
+    return true;
+}
+
+// Python's node.pg_name (5.2): the top-level key (on GPU nodes the Kineto
+// "Process Group Name" of ncclDevKernel*), overridden by an attr of that name.
+std::string pgNameOf(const Converter &c, size_t i)
+{
+    const EtPlusNode &p = c.link.plan.nodes[i];
+    ChakraHostFields f;
+    scanChakraHostFields(c.host.nodeText(c.host.nodes[p.host]), c.host.layout, f);
+    std::string pg;
+    if (!f.pgNameAttr.empty()) {
+        if (!jsonToString(f.pgNameAttr, pg))
+            pg = std::string(f.pgNameAttr);
+        return pg;
+    }
+    if (p.gpuEvent >= 0) {
+        const KinetoEvent &k = c.device.events[static_cast<size_t>(p.gpuEvent)];
+        if (contains(c.device.str(k.name), "ncclDevKernel") && k.pgName != kNoString)
+            return std::string(c.device.str(k.pgName));
+    }
+    if (!f.pgNameTop.empty() && !jsonToString(f.pgNameTop, pg))
+        pg = std::string(f.pgNameTop);
+    return pg;
+}
+
+// Node type, comm_type, comm_size and pg_name of a GPU node (5.4).
+bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph &g)
+{
+    const std::string_view nm = c.name(i);
+    const int64_t id = c.link.plan.nodes[i].id;
+    out.type = kChakraCompNode;
+    if (!contains(nm, "nccl"))
+        return true;
+    std::string pg = pgNameOf(c, i);
+    // [QUIRK] only the ncclDevKernel_SendRecv spelling is looked at; default
+    // mode also takes the older ncclKernel_SendRecv (PARAM dlrm traces).
+    if (contains(nm, "ncclDevKernel_SendRecv") || (!c.compat && contains(nm, "ncclKernel_SendRecv"))) {
+        const size_t parent = static_cast<size_t>(c.parentIndex[i]);
+        const std::string_view parentName = c.name(parent);
+        std::string_view keyword = parentName;
+        if (parentName == "record_param_comms") {
+            const int32_t grand = c.parentIndex[parent];
+            if (grand >= 0)
+                keyword = c.name(static_cast<size_t>(grand));
+            else if (c.compat) {
+                c.diag.error("chakra_et.compat_sendrecv_parent",
+                             "the record_param_comms parent of GPU node " + std::to_string(id) +
+                                 " has no parent; chakra_converter fails here (KeyError), so no .et is written");
+                return false;
+            }
+            if (std::string ppg = pgNameOf(c, parent); !ppg.empty())
+                pg = std::move(ppg);
+        }
+        if (contains(keyword, "send"))
+            out.type = kChakraSendNode;
+        else if (contains(keyword, "recv"))
+            out.type = kChakraRecvNode;
+        else if (contains(keyword, "nccl:all_to_all") ||
+                 (!c.compat && (contains(keyword, "all_to_all") || contains(keyword, "alltoall"))))
+            out.type = kChakraCollNode;
+    }
+    if (out.type == kChakraCompNode && (contains(nm, "ncclKernel") || contains(nm, "ncclDevKernel")))
+        out.type = kChakraCollNode;
+    if (out.type == kChakraCollNode) {
+        const ChakraCommType ct = chakraCommType(nm, !c.compat);
+        if (ct == kCommNone) {
+            if (c.compat) {
+                c.diag.error("chakra_et.compat_comm_type",
+                             "chakra_converter cannot tell the collective of GPU node " + std::to_string(id) +
+                                 " ('" + std::string(nm) +
+                                 "') and fails with ValueError, so no .et is written (the default mode writes it)");
+                return false;
+            }
+            c.diag.warning("chakra_et.unknown_collective",
+                           "NCCL kernels whose collective is unknown were written as compute nodes (first: '" +
+                               std::string(nm) + "')");
+            out.type = kChakraCompNode;
+            return true;
+        }
+        out.commType = static_cast<int8_t>(ct);
+    }
+    if (out.type == kChakraCollNode || out.type == kChakraSendNode || out.type == kChakraRecvNode) {
+        ChakraHostFields f;
+        const EtPlusNode &p = c.link.plan.nodes[i];
+        scanChakraHostFields(c.host.nodeText(c.host.nodes[p.host]), c.host.layout, f);
+        out.commSize = chakraCommSize(f.inValues, f.inTypes);
+        if (!pg.empty()) {
+            out.pgName = static_cast<int32_t>(g.pgNames.size());
+            g.pgNames.push_back(std::move(pg));
+        }
+    }
+    return true;
+}
+
+// What makes the reference fail while it builds a node (5.3): a missing
+// inputs/outputs field or one of the seven attrs, an attr value protobuf
+// refuses, a stream that is not an integer.
+bool validateCompatNode(const Converter &c, size_t i)
+{
+    const EtPlusNode &p = c.link.plan.nodes[i];
+    ChakraHostFields f;
+    scanChakraHostFields(c.host.nodeText(c.host.nodes[p.host]), c.host.layout, f);
+    std::string problem;
+    if (f.inValues.empty() || f.inShapes.empty() || f.inTypes.empty() || f.outValues.empty() ||
+        f.outShapes.empty() || f.outTypes.empty())
+        problem = "lacks inputs/outputs values, shapes or types (KeyError)";
+    for (int s = 0; s < kChakraAttrSlots && problem.empty(); ++s) {
+        int64_t v = 0;
+        std::string text;
+        if (f.attr[s].empty())
+            problem = std::string("has no '") + kChakraAttrNames[s] + "' attr (AttributeError)";
+        else if (s == kOpSchema ? !jsonToString(f.attr[s], text) : !jsonToInt64(f.attr[s], v))
+            problem = std::string("has a '") + kChakraAttrNames[s] + "' attr protobuf cannot store";
+    }
+    if (problem.empty() && p.gpuEvent >= 0 &&
+        c.device.events[static_cast<size_t>(p.gpuEvent)].streamForm == StreamForm::String)
+        problem = "has a stream that is not an integer (TypeError)";
+    if (problem.empty())
+        return true;
+    c.diag.error("chakra_et.compat_node",
+                 "node " + std::to_string(p.id) + " ('" + std::string(c.name(i)) + "') " + problem +
+                     "; chakra_converter fails here, so no .et is written (the default mode writes it)",
+                 c.host.path);
+    return false;
+}
+
+} // namespace
+
+std::string_view chakraNodeName(const HostTrace &host, const KinetoTrace &device, const EtPlusNode &n)
+{
+    if (n.gpuEvent >= 0)
+        return device.str(device.events[static_cast<size_t>(n.gpuEvent)].name);
+    return host.str(host.nodes[n.host].name);
+}
+
+ChakraCommType chakraCommType(std::string_view kernelName, bool extended)
+{
+    std::string norm;
+    norm.reserve(kernelName.size());
+    for (char c : kernelName)
+        if (c != '_' && c != '-')
+            norm.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    static const std::pair<const char *, ChakraCommType> kMap[] = {
+        {"allreduce", kAllReduce}, {"alltoall", kAllToAll}, {"allgather", kAllGather},
+        {"reducescatter", kReduceScatter}, {"broadcast", kBroadcast}};
+    for (const auto &[key, type] : kMap)
+        if (contains(norm, key))
+            return type;
+    if (contains(kernelName, "ncclDevKernel_SendRecv") || (extended && contains(kernelName, "ncclKernel_SendRecv")))
+        return kAllToAll;
+    if (extended) {
+        static const std::pair<const char *, ChakraCommType> kMore[] = {
+            {"reduce", kReduce}, {"gather", kGather}, {"scatter", kScatter}};
+        for (const auto &[key, type] : kMore)
+            if (contains(norm, key))
+                return type;
+    }
+    return kCommNone;
+}
+
+bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const LinkResult &link, ChakraGraph &g,
+                      Diagnostics &diag)
+{
+    Converter c(host, device, link, diag);
+    const bool compat = c.compat;
+    g = ChakraGraph{};
+    g.mode = link.mode;
+    const auto &plan = link.plan.nodes;
+    const size_t n = plan.size();
+    g.stats.planNodes = static_cast<int64_t>(n);
+
+    if (compat && !compatSchema(host.schema)) {
+        const bool listed = host.schema == "1.1.1-chakra.1.0.0";
+        diag.error("chakra_et.compat_schema",
+                   "chakra_converter " +
+                       std::string(listed ? "lists schema 1.1.1-chakra.1.0.0 but never parses it and fails with "
+                                            "AttributeError"
+                                          : "rejects schema '" + host.schema + "' (Unsupported schema version)") +
+                       "; no .et is written in --compat chakra mode (the default mode accepts it)",
+                   host.path);
+        return false;
+    }
+    if (!buildMetadata(host, compat, g, diag))
+        return false;
+
+    // Ids, parents, kinds.
+    int64_t maxId = -1;
+    for (const EtPlusNode &p : plan)
+        maxId = std::max(maxId, p.id);
+    c.indexOfId.assign(static_cast<size_t>(maxId + 1), -1);
+    for (uint32_t i = 0; i < n; ++i)
+        if (plan[i].id >= 0)
+            c.indexOfId[static_cast<size_t>(plan[i].id)] = static_cast<int32_t>(i);
+    c.parent.assign(n, kNoId);
+    c.parentIndex.assign(n, -1);
+    c.kind.assign(n, Kind::Cpu);
+    ChakraHostFields f;
+    for (uint32_t i = 0; i < n; ++i) {
+        const EtPlusNode &p = plan[i];
+        const HostNode &h = host.nodes[p.host];
+        if (p.rewriteParent)
+            c.parent[i] = p.parentValue;
+        else if (h.has(HostNode::HasParent))
+            c.parent[i] = h.parent;
+        c.parentIndex[i] = c.indexOf(c.parent[i]);
+        const std::string_view nm = c.name(i);
+        bool gpu = p.gpuEvent >= 0;
+        if (!gpu && compat) { // a "cat" key in the host node would make it a GPU node too
+            scanChakraHostFields(host.nodeText(h), host.layout, f);
+            gpu = f.catPresent;
+        }
+        c.kind[i] = contains(nm, "process_group:init") ? Kind::Metadata : gpu ? Kind::Gpu : Kind::Cpu;
+        if (compat && c.parent[i] == kNoId) {
+            diag.error("chakra_et.compat_no_parent",
+                       "node " + std::to_string(p.id) + " ('" + std::string(nm) +
+                           "') has no ctrl_deps; chakra_converter fails with KeyError, so no .et is written",
+                       host.path);
+            return false;
+        }
+    }
+    // Children by parent, in id order (5.2).
+    c.childBegin.assign(n + 1, 0);
+    for (uint32_t i = 0; i < n; ++i)
+        if (c.parentIndex[i] >= 0)
+            ++c.childBegin[static_cast<size_t>(c.parentIndex[i]) + 1];
+    for (size_t i = 0; i < n; ++i)
+        c.childBegin[i + 1] += c.childBegin[i];
+    c.children.resize(c.childBegin[n]);
+    {
+        std::vector<uint32_t> fill(c.childBegin.begin(), c.childBegin.end() - 1);
+        for (uint32_t i = 0; i < n; ++i)
+            if (c.parentIndex[i] >= 0)
+                c.children[fill[static_cast<size_t>(c.parentIndex[i])]++] = i;
+    }
+
+    // Conversion order (5.3): CPU/metadata nodes by id, each followed by its GPU
+    // children. GPU nodes under anything else are never converted.
+    c.convertedAt.assign(n, -1);
+    c.ctrl.assign(n, 0);
+    auto convert = [&](uint32_t i) {
+        const int32_t pi = c.parentIndex[i];
+        // ctrl_deps only if the parent was converted already ([QUIRK] so the
+        // process node's self-reference is not written).
+        c.ctrl[i] = pi >= 0 && (c.convertedAt[static_cast<size_t>(pi)] >= 0 || !compat);
+        c.convertedAt[i] = static_cast<int32_t>(c.conversionOrder.size());
+        c.conversionOrder.push_back(i);
+    };
+    for (uint32_t i = 0; i < n; ++i) {
+        if (c.kind[i] == Kind::Gpu)
+            continue;
+        convert(i);
+        for (uint32_t k = c.childBegin[i]; k < c.childBegin[i + 1]; ++k)
+            if (c.kind[c.children[k]] == Kind::Gpu && c.children[k] != i)
+                convert(c.children[k]);
+    }
+    g.stats.converted = static_cast<int64_t>(c.conversionOrder.size());
+    for (uint32_t i = 0; i < n; ++i)
+        g.stats.gpuDropped += c.kind[i] == Kind::Gpu && c.convertedAt[i] < 0;
+    if (!compat) // default mode: a ctrl_dep only to a node that is in the graph
+        for (uint32_t i : c.conversionOrder)
+            c.ctrl[i] = c.ctrl[i] && c.convertedAt[static_cast<size_t>(c.parentIndex[i])] >= 0;
+
+    // Node types and communication attributes (5.4).
+    std::vector<ChakraNode> nodes(n);
+    for (uint32_t i : c.conversionOrder) {
+        if (compat && !validateCompatNode(c, i))
+            return false;
+        const EtPlusNode &p = plan[i];
+        ChakraNode &out = nodes[i];
+        out.id = static_cast<uint64_t>(p.id);
+        out.plan = i;
+        out.gpu = c.kind[i] == Kind::Gpu;
+        const std::string_view nm = c.name(i);
+        if (c.kind[i] == Kind::Metadata) {
+            out.type = kChakraMetadataNode;
+        } else if (out.gpu) {
+            if (!classifyGpuNode(c, i, out, g))
+                return false;
+        }
+        // duration: int(exclusive_dur), [QUIRK] 0 for Optimizer.step (chakra PR #108).
+        if (p.timed && !contains(nm, "Optimizer.step")) {
+            const double d = std::trunc(p.exclusive.value);
+            if (!(d >= 0) || d >= 1.8446744073709552e19) {
+                if (compat) {
+                    diag.error("chakra_et.compat_duration",
+                               "node " + std::to_string(p.id) + " ('" + std::string(nm) +
+                                   "') has an exclusive duration that is negative or not finite; chakra_converter "
+                                   "fails on it (uint64 field), so no .et is written");
+                    return false;
+                }
+            } else {
+                out.durationMicros = static_cast<uint64_t>(d);
+            }
+        }
+        if (!compat && p.timed && p.ts.value > 0 && std::isfinite(p.ts.value))
+            out.startMicros = static_cast<uint64_t>(p.ts.value);
+        out.hasCtrlDep = c.ctrl[i];
+        out.ctrlDep = out.hasCtrlDep ? static_cast<uint64_t>(c.parent[i]) : 0;
+    }
+
+    // Data dependencies (5.5).
+    c.encodeDataDeps(g.stats);
+    if (!compat)
+        c.chainGpuStreams(g.stats);
+    if (!c.checkDeps(g.stats))
+        return false;
+    c.removeDangling(g.stats);
+    if (!c.checkAcyclic(g.stats))
+        return false;
+
+    for (uint32_t i = 0; i < n; ++i) {
+        if (c.convertedAt[i] < 0 || c.removed[i])
+            continue;
+        ChakraNode &out = nodes[i];
+        if (!compat && out.hasCtrlDep && c.removed[static_cast<size_t>(c.parentIndex[i])]) {
+            // astra-sim#338: "Node 0 in ctrl_dep graph, but not found in index".
+            out.hasCtrlDep = false;
+            ++g.stats.ctrlDepsDropped;
+        }
+        out.depBegin = static_cast<uint32_t>(g.deps.size());
+        for (const Dep &d : c.deps[i])
+            g.deps.push_back(static_cast<uint64_t>(d.id));
+        out.depEnd = static_cast<uint32_t>(g.deps.size());
+        g.nodes.push_back(out);
+    }
+    if (!compat && g.stats.gpuDropped > 0)
+        diag.warning("chakra_et.gpu_without_cpu_parent",
+                     std::to_string(g.stats.gpuDropped) +
+                         " GPU nodes hang under a node that is not a CPU op and are not in the .et");
+    return true;
+}
+
+} // namespace syncscope
