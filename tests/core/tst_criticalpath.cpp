@@ -43,6 +43,9 @@ private slots:
     void conformance();
     void miniTracePath();
     void breakdownAttribution();
+    void graphDuplicateEdges();
+    void nsRounding_data();
+    void nsRounding();
 };
 
 void TestCriticalPath::goldenDumps_data()
@@ -297,6 +300,79 @@ void TestCriticalPath::breakdownAttribution()
             g.edgeType[e] == CpEdgeType::OperatorKernel || g.edgeType[e] == CpEdgeType::KernelKernelDelay;
         QCOMPARE(g.edgeEvent[e] != kNoAttribution, attributable);
     }
+}
+
+void TestCriticalPath::graphDuplicateEdges()
+{
+    // networkx semantics: re-adding u->v keeps its position, takes the new type and
+    // weight. Node 0 becomes a hub, so the lookup switches to hashing midway.
+    CpGraph g;
+    for (int i = 0; i < 200; ++i) {
+        g.nodeEvent.push_back(i);
+        g.nodeTime.push_back(i);
+        g.nodeIsStart.push_back(1);
+    }
+    g.addEdge(5, 6, CpEdgeType::OperatorKernel, 1);
+    for (int v = 1; v < 150; ++v)
+        QCOMPARE(g.addEdge(0, v, CpEdgeType::Dependency, 0), v);
+    QCOMPARE(g.addEdge(0, 3, CpEdgeType::SyncDependency, 7), 3);  // re-add after the switch
+    QCOMPARE(g.addEdge(5, 6, CpEdgeType::KernelKernelDelay, 2), 0);
+    QCOMPARE(g.findEdge(0, 149), 149);
+    QCOMPARE(g.findEdge(149, 0), -1);
+    QCOMPARE(g.edgeCount(), 150);
+    QCOMPARE(g.edgeType[3], CpEdgeType::SyncDependency);
+    QCOMPARE(g.edgeWeight[3], 7.0);
+    QCOMPARE(g.edgeType[0], CpEdgeType::KernelKernelDelay);
+    g.finish();
+    QCOMPARE(g.findEdge(0, 3), 3);
+    // Graph nodes in first-use order: 5, 6, then 0, 1, 2, ...
+    QCOMPARE(g.graphNodes[0], 5);
+    QCOMPARE(g.graphNodes[1], 6);
+    QCOMPARE(g.graphNodes[2], 0);
+    const std::vector<int32_t> adj = g.adjacencyOrder();
+    QCOMPARE(adj.front(), 0);     // node 5's edge first
+    QCOMPARE(adj[1], 1);          // then node 0's successors in insertion order
+    QCOMPARE(adj.back(), 149);
+    const LongestPath lp = longestPath(g, true);
+    QVERIFY(lp.ok);
+    QCOMPARE(lp.weight, 7.0); // 0 -> 3 (sync, weight 7 as stored)
+    QCOMPARE(lp.nodes, (std::vector<int32_t>{0, 3}));
+}
+
+void TestCriticalPath::nsRounding_data()
+{
+    // Spec 1.4: with a fractional ts anywhere, ts is ceiled and the end floored;
+    // with integer ts nothing is rounded even if dur is fractional [QUIRK].
+    QTest::addColumn<QString>("psTs");
+    QTest::addColumn<QString>("opTs");
+    QTest::addColumn<QString>("opDur");
+    QTest::addColumn<bool>("rounding");
+    QTest::addColumn<double>("weight");
+    QTest::newRow("fractional ts, rounded") << "0.5" << "10.4" << "5.2" << true << 4.0;  // ceil 11, floor 15.6
+    QTest::newRow("fractional ts, HTA_DISABLE_NS_ROUNDING") << "0.5" << "10.4" << "5.2" << false << 5.2;
+    QTest::newRow("integer ts, fractional dur") << "0" << "10" << "5.5" << true << 5.5;
+    QTest::newRow("1000.0 counts as fractional") << "1000.0" << "1010" << "5.5" << true << 5.0;
+}
+
+void TestCriticalPath::nsRounding()
+{
+    QFETCH(QString, psTs);
+    QFETCH(QString, opTs);
+    QFETCH(QString, opDur);
+    QFETCH(bool, rounding);
+    QFETCH(double, weight);
+    const std::string json =
+        R"({"traceEvents":[{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":)" +
+        psTs.toStdString() + R"(,"dur":2000},{"ph":"X","cat":"cpu_op","name":"aten::a","pid":1,"tid":1,"ts":)" +
+        opTs.toStdString() + R"(,"dur":)" + opDur.toStdString() + "}]}";
+    Diagnostics diag;
+    auto t = cptest::loadInline(json, diag);
+    QVERIFY(t);
+    CriticalPathOptions o;
+    o.nsRounding = rounding;
+    const CriticalPathResult r = analyzeCriticalPath(*t, o, diag);
+    QVERIFY2(r.success, r.reason.c_str());
+    QCOMPARE(r.weightUs, weight);
 }
 
 QTEST_GUILESS_MAIN(TestCriticalPath)

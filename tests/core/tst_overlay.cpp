@@ -98,6 +98,7 @@ private slots:
     void simpleAddCounts();
     void miniTraceFlows();
     void compressionByName();
+    void deterministic();
     void refusesToOverwriteInput();
     void markEventCritical_data();
     void markEventCritical();
@@ -229,6 +230,25 @@ void TestOverlay::compressionByName()
     QCOMPARE(uint8_t(b[0]), uint8_t(0x1f));
     QCOMPARE(uint8_t(b[1]), uint8_t(0x8b));
     QVERIFY(json::parse(testutil::readText(dir + "/o.json")) == json::parse(testutil::readText(dir + "/o.json.gz")));
+}
+
+void TestOverlay::deterministic()
+{
+    CriticalPathOptions o;
+    o.annotation = "[param|pytorch.model.alex_net|0|0|0|measure|forward]";
+    o.instanceFirst = o.instanceLast = 1;
+    const Run run = analyse(testutil::fixture("device/hta_cpa_alexnet.kineto.json.gz"), o);
+    QVERIFY(run.result.success);
+    OverlayOptions all;
+    all.allEvents = all.showAllEdges = true;
+    Diagnostics diag;
+    const std::string dir = testutil::tempDir();
+    QVERIFY(writeOverlay(dir + "/a.json", *run.trace, run.result, all, diag));
+    const Run again = analyse(testutil::fixture("device/hta_cpa_alexnet.kineto.json.gz"), o);
+    QVERIFY(writeOverlay(dir + "/b.json", *again.trace, again.result, all, diag));
+    const std::string a = testutil::readText(dir + "/a.json");
+    QVERIFY(a.size() > 100000);
+    QVERIFY(a == testutil::readText(dir + "/b.json"));
 }
 
 void TestOverlay::refusesToOverwriteInput()
