@@ -15,6 +15,9 @@ constexpr int kIndent = 4;
 constexpr int kNodeLevel = 2;      // top-level object = 0, "nodes" list = 1
 constexpr int kFieldLevel = 3;
 
+// Python layout re-formats every value as json.dump(indent=4) would; compact
+// layout copies the host ET's (minified) values as they are, one node per line.
+
 struct Null {};
 struct IntList {
     const int64_t *begin;
@@ -48,7 +51,7 @@ public:
             }
         m_entries.push_back({std::string(key), std::move(v)});
     }
-    void write(std::string &out) const
+    void write(std::string &out, bool pretty) const
     {
         out.push_back('{');
         bool first = true;
@@ -56,20 +59,22 @@ public:
             if (!first)
                 out.push_back(',');
             first = false;
-            appendNewlineIndent(out, kIndent, kFieldLevel);
+            if (pretty)
+                appendNewlineIndent(out, kIndent, kFieldLevel);
             appendPyJsonString(out, e.key);
-            out += ": ";
-            writeValue(out, e.value);
+            out += pretty ? ": " : ":";
+            writeValue(out, e.value, pretty);
         }
-        appendNewlineIndent(out, kIndent, kNodeLevel);
+        if (pretty)
+            appendNewlineIndent(out, kIndent, kNodeLevel);
         out.push_back('}');
     }
 
 private:
-    static void writeValue(std::string &out, const Value &v)
+    static void writeValue(std::string &out, const Value &v, bool pretty)
     {
         if (auto raw = std::get_if<std::string_view>(&v)) {
-            if (!appendPyJson(out, *raw, kIndent, kFieldLevel))
+            if (!pretty || !appendPyJson(out, *raw, kIndent, kFieldLevel))
                 out.append(*raw);
         } else if (auto num = std::get_if<PyNumber>(&v)) {
             appendPyNumber(out, *num);
@@ -89,10 +94,12 @@ private:
             for (const int64_t *p = list.begin; p != list.end; ++p) {
                 if (p != list.begin)
                     out.push_back(',');
-                appendNewlineIndent(out, kIndent, kFieldLevel + 1);
+                if (pretty)
+                    appendNewlineIndent(out, kIndent, kFieldLevel + 1);
                 out += std::to_string(*p);
             }
-            appendNewlineIndent(out, kIndent, kFieldLevel);
+            if (pretty)
+                appendNewlineIndent(out, kIndent, kFieldLevel);
             out.push_back(']');
         }
     }
@@ -156,6 +163,8 @@ void buildNode(OrderedNode &node, const EtPlusNode &n, const HostTrace &host, co
 template <typename Sink>
 void writeDocument(Sink &&emit, const HostTrace &host, const KinetoTrace &device, const LinkResult &link)
 {
+    // Chakra mode reproduces json.dump(indent=4); default mode writes one node per line.
+    const bool pretty = link.mode == LinkMode::Chakra;
     std::string buf;
     buf.reserve(1 << 16);
     buf.push_back('{');
@@ -164,7 +173,10 @@ void writeDocument(Sink &&emit, const HostTrace &host, const KinetoTrace &device
         if (!first)
             buf.push_back(',');
         first = false;
-        appendNewlineIndent(buf, kIndent, 1);
+        if (pretty)
+            appendNewlineIndent(buf, kIndent, 1);
+        else
+            buf.push_back('\n');
         appendPyJsonString(buf, k);
         buf += ": ";
     };
@@ -181,15 +193,21 @@ void writeDocument(Sink &&emit, const HostTrace &host, const KinetoTrace &device
             if (!firstNode)
                 buf.push_back(',');
             firstNode = false;
-            appendNewlineIndent(buf, kIndent, kNodeLevel);
+            if (pretty)
+                appendNewlineIndent(buf, kIndent, kNodeLevel);
+            else
+                buf.push_back('\n');
             buildNode(node, n, host, device, link);
-            node.write(buf);
+            node.write(buf, pretty);
             if (buf.size() > (1 << 20)) {
                 emit(buf);
                 buf.clear();
             }
         }
-        appendNewlineIndent(buf, kIndent, 1);
+        if (pretty)
+            appendNewlineIndent(buf, kIndent, 1);
+        else
+            buf.push_back('\n');
         buf.push_back(']');
     };
     for (size_t i = 0; i <= host.topLevel.size(); ++i) {
@@ -198,10 +216,10 @@ void writeDocument(Sink &&emit, const HostTrace &host, const KinetoTrace &device
         if (i == host.topLevel.size())
             break;
         key(host.topLevel[i].first);
-        if (!appendPyJson(buf, host.topLevel[i].second, kIndent, 1))
+        if (!pretty || !appendPyJson(buf, host.topLevel[i].second, kIndent, 1))
             buf.append(host.topLevel[i].second);
     }
-    buf += "\n}";
+    buf += pretty ? "\n}" : "\n}\n";
     emit(buf);
 }
 
