@@ -37,6 +37,8 @@ public:
     std::vector<CpEdgeType> edgeType;
     std::vector<int32_t> edgeEvent;   // attributed event, kNoAttribution when none
     int32_t edgeCount() const { return static_cast<int32_t>(edgeFrom.size()); }
+    // The event an edge is attributed to, -1 when none (HTA's root-parent case included).
+    int32_t attributedEvent(int32_t e) const { return edgeEvent[e] >= 0 ? edgeEvent[e] : -1; }
 
     // Adds u->v. An existing u->v keeps its position but takes the new type and
     // weight (networkx add_edge on a simple DiGraph). Returns the edge id.
