@@ -48,6 +48,7 @@ share/syncscope/sample/real/simple_add.et.json.gz
 share/syncscope/sample/real/simple_add.kineto.json.gz
 share/syncscope/sample/real/LICENSE.HolisticTraceAnalysis.txt
 share/doc/syncscope/copyright
+share/doc/syncscope/changelog.gz
 LIST
 }
 
