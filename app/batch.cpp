@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "batch.h"
 
+#include "export/chakrasummary.h"
+#include "export/chakrawriter.h"
 #include "export/criticalpathjson.h"
 #include "export/etpluswriter.h"
 #include "export/overlaywriter.h"
+#include "io/bytesource.h"
 #include "io/outputfile.h"
 #include "report/batchreport.h"
 #include "session/analysis.h"
@@ -79,10 +82,24 @@ int writeCriticalPathOutputs(Analysis &a, const std::string &cpPath, const std::
     return code;
 }
 
+// --inspect FILE.et: the summary on stdout.
+int inspectChakraEt(const std::string &path)
+{
+    try {
+        std::cout << formatChakraEtSummary(summarizeChakraEt(path));
+        return ExitOk;
+    } catch (const InputError &e) {
+        std::cerr << "syncscope: error: " << e.what() << "\n";
+        return ExitBadInput;
+    }
+}
+
 } // namespace
 
 int runBatch(const CliArgs &args)
 {
+    if (args.has("--inspect"))
+        return inspectChakraEt(args.value("--inspect"));
     const auto t0 = std::chrono::steady_clock::now();
     AnalysisRequest req;
     req.hostPath = args.value("--host");
@@ -148,6 +165,9 @@ int runBatch(const CliArgs &args)
     const std::string overlayPath = args.value("--overlay");
     if (!outputPath.empty() && req.hostPath.empty())
         return usage("--output needs a host execution trace (--host)");
+    const std::string chakraEtPath = args.value("--chakra-et");
+    if (!chakraEtPath.empty() && req.hostPath.empty())
+        return usage("--chakra-et needs a host execution trace (--host)");
     const bool quiet = args.has("--quiet");
 
     const auto analysis = runAnalysis(req);
@@ -168,6 +188,12 @@ int runBatch(const CliArgs &args)
             if (!outputPath.empty() && a.link) {
                 writeEtPlusFile(outputPath, *a.host, *a.device, *a.link, inputs);
                 ctx.outputs.push_back({"et_plus", outputPath, fileSize(outputPath)});
+            }
+            if (!chakraEtPath.empty() && a.link) {
+                if (exportChakraEt(chakraEtPath, *a.host, *a.device, *a.link, inputs, analysis->diagnostics))
+                    ctx.outputs.push_back({"chakra_et", chakraEtPath, fileSize(chakraEtPath)});
+                else
+                    code = std::max<int>(code, ExitAnalysis); // --compat chakra: the reference fails here
             }
         } catch (const OutputError &e) {
             analysis->diagnostics.error("output.failed", e.what());

@@ -10,6 +10,9 @@ const std::vector<CliOption> &cliOptions()
     static const std::vector<CliOption> options = {
         {"--batch", nullptr, "Mode", "Run headless: load, link, analyse and export, then exit. Needs no display."},
         {"--sample", nullptr, "Mode", "Use the sample trace pair that ships with Syncscope."},
+        {"--inspect", "FILE.et", "Mode",
+         "With --batch: print a summary of a Chakra protobuf execution trace (nodes by type, dependency counts, "
+         "roots, metadata, references to missing nodes) and exit. Reads .et and .et.gz."},
         {"--open-pair", nullptr, "Mode",
          "Start the inspector with its Open pair dialog (the desktop entry's \"Open Trace Pair\" action)."},
         {"--host", "FILE", "Inputs", "Host execution trace (PyTorch ExecutionTraceObserver JSON, .json or .json.gz)."},
@@ -27,6 +30,10 @@ const std::vector<CliOption> &cliOptions()
         {"--zero-weight-launch-edges", nullptr, "Critical path",
          "Add HTA's zero-weight causal launch edges (CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1)."},
         {"--output", "FILE", "Outputs", "Write the linked Chakra execution trace (ET+ JSON)."},
+        {"--chakra-et", "FILE", "Outputs",
+         "Write the Chakra protobuf execution trace (.et) that ASTRA-sim and other simulators replay (gzip when "
+         "FILE ends in .gz). Follows --compat: chakra reproduces chakra_converter PyTorch exactly; the default "
+         "fixes its dependency bugs."},
         {"--critical-path", "FILE", "Outputs", "Write the critical-path graph, path, sync edges and summary (JSON)."},
         {"--overlay", "FILE", "Outputs",
          "Write the device trace with critical events marked and critical-path flows added, for Perfetto "

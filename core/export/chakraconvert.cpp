@@ -96,6 +96,20 @@ std::string pgNameOf(const Converter &c, size_t i)
     return pg;
 }
 
+// SEND/RECV/COLL from the name of the op that issued a SendRecv kernel; COMP
+// when the name does not tell.
+ChakraNodeType sendRecvType(std::string_view keyword, bool compat)
+{
+    if (contains(keyword, "send"))
+        return kChakraSendNode;
+    if (contains(keyword, "recv"))
+        return kChakraRecvNode;
+    if (contains(keyword, "nccl:all_to_all") ||
+        (!compat && (contains(keyword, "all_to_all") || contains(keyword, "alltoall"))))
+        return kChakraCollNode; // all-to-all is built from point-to-point sends in NCCL
+    return kChakraCompNode;
+}
+
 // Node type, comm_type, comm_size and pg_name of a GPU node (5.4).
 bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph &g)
 {
@@ -110,27 +124,39 @@ bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph 
     if (contains(nm, "ncclDevKernel_SendRecv") || (!c.compat && contains(nm, "ncclKernel_SendRecv"))) {
         const size_t parent = static_cast<size_t>(c.parentIndex[i]);
         const std::string_view parentName = c.name(parent);
-        std::string_view keyword = parentName;
-        if (parentName == "record_param_comms") {
-            const int32_t grand = c.parentIndex[parent];
-            if (grand >= 0)
+        if (c.compat) {
+            // The keyword is the parent's name, or the grandparent's under record_param_comms.
+            std::string_view keyword = parentName;
+            if (parentName == "record_param_comms") {
+                const int32_t grand = c.parentIndex[parent];
+                if (grand < 0) {
+                    c.diag.error("chakra_et.compat_sendrecv_parent",
+                                 "the record_param_comms parent of GPU node " + std::to_string(id) +
+                                     " has no parent; chakra_converter fails here (KeyError), so no .et is written");
+                    return false;
+                }
                 keyword = c.name(static_cast<size_t>(grand));
-            else if (c.compat) {
-                c.diag.error("chakra_et.compat_sendrecv_parent",
-                             "the record_param_comms parent of GPU node " + std::to_string(id) +
-                                 " has no parent; chakra_converter fails here (KeyError), so no .et is written");
-                return false;
+                if (std::string ppg = pgNameOf(c, parent); !ppg.empty())
+                    pg = std::move(ppg);
             }
-            if (std::string ppg = pgNameOf(c, parent); !ppg.empty())
-                pg = std::move(ppg);
+            out.type = sendRecvType(keyword, true);
+        } else {
+            // Default mode parents NCCL kernels under the innermost op (nccl:*,
+            // #196), so look up to three ancestors for the first telling name.
+            size_t at = parent;
+            for (int depth = 0; depth < 3 && out.type == kChakraCompNode; ++depth) {
+                const std::string_view nmAt = c.name(at);
+                if (nmAt == "record_param_comms") {
+                    if (std::string ppg = pgNameOf(c, at); !ppg.empty())
+                        pg = std::move(ppg);
+                } else {
+                    out.type = sendRecvType(nmAt, false);
+                }
+                if (c.parentIndex[at] < 0 || static_cast<size_t>(c.parentIndex[at]) == at)
+                    break;
+                at = static_cast<size_t>(c.parentIndex[at]);
+            }
         }
-        if (contains(keyword, "send"))
-            out.type = kChakraSendNode;
-        else if (contains(keyword, "recv"))
-            out.type = kChakraRecvNode;
-        else if (contains(keyword, "nccl:all_to_all") ||
-                 (!c.compat && (contains(keyword, "all_to_all") || contains(keyword, "alltoall"))))
-            out.type = kChakraCollNode;
     }
     if (out.type == kChakraCompNode && (contains(nm, "ncclKernel") || contains(nm, "ncclDevKernel")))
         out.type = kChakraCollNode;
@@ -153,6 +179,12 @@ bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph 
         out.commType = static_cast<int8_t>(ct);
     }
     if (out.type == kChakraCollNode || out.type == kChakraSendNode || out.type == kChakraRecvNode) {
+        // Default mode: a kernel under nccl:* (#196 fixed) does not inherit
+        // record_param_comms' pg_name attr, so take it from that ancestor.
+        for (int32_t at = c.parentIndex[i], depth = 0; !c.compat && pg.empty() && at >= 0 && depth < 3;
+             at = c.parentIndex[static_cast<size_t>(at)], ++depth)
+            if (c.name(static_cast<size_t>(at)) == "record_param_comms")
+                pg = pgNameOf(c, static_cast<size_t>(at));
         ChakraHostFields f;
         const EtPlusNode &p = c.link.plan.nodes[i];
         scanChakraHostFields(c.host.nodeText(c.host.nodes[p.host]), c.host.layout, f);
@@ -276,6 +308,7 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
         else if (h.has(HostNode::HasParent))
             c.parent[i] = h.parent;
         c.parentIndex[i] = c.indexOf(c.parent[i]);
+        g.stats.missingParents += c.parent[i] != kNoId && c.parentIndex[i] < 0;
         const std::string_view nm = c.name(i);
         bool gpu = p.gpuEvent >= 0;
         if (!gpu && compat) { // a "cat" key in the host node would make it a GPU node too
@@ -396,6 +429,11 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
         out.depEnd = static_cast<uint32_t>(g.deps.size());
         g.nodes.push_back(out);
     }
+    if (!compat && g.stats.missingParents > 0)
+        diag.warning("chakra_et.dangling_parent",
+                     std::to_string(g.stats.missingParents) +
+                         " nodes name a parent id that is not a node of the trace; they get no ctrl_deps and are "
+                         "not reached by the per-thread dependency walk");
     if (!compat && g.stats.gpuDropped > 0)
         diag.warning("chakra_et.gpu_without_cpu_parent",
                      std::to_string(g.stats.gpuDropped) +

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The .et must be a DAG over data_deps: simulators wait forever on a cycle.
 // The reference converter raises on a cycle (mlcommons/chakra#134, #189) and
-// writes nothing; compat mode reports the same, default mode removes the
-// weakest edge of each cycle deterministically and says so. Kahn's algorithm,
+// writes nothing; compat mode reports the same, default mode removes one edge
+// of each cycle (backward in time first, then the weakest kind)
+// deterministically and says so. Kahn's algorithm,
 // iterative, O(nodes + edges) plus the length of every cycle found.
 #include "chakraconvertimpl.h"
 
 #include <deque>
+#include <tuple>
 
 namespace syncscope::chakra_detail {
 
@@ -122,14 +124,18 @@ bool Converter::checkAcyclic(ChakraStats &stats)
                            "#189)");
             return false;
         }
-        // The weakest edge of the cycle goes; among equals, the one of the
-        // waiter with the largest id.
+        // Which edge of the cycle goes: one that waits for a node starting later
+        // (impossible in the real run, so the data is wrong there), else the
+        // weakest kind; among equals, the one of the waiter with the largest id.
+        auto backward = [&](const Edge &e) {
+            const EtPlusNode &w = plan[e.waiter], &t = plan[e.target];
+            return w.timed && t.timed && t.ts.value > w.ts.value;
+        };
+        auto rank = [&](const Edge &e) { return std::make_tuple(!backward(e), e.kind, -plan[e.waiter].id); };
         size_t pick = from;
-        for (size_t k = from + 1; k < path.size(); ++k) {
-            const Edge &a = edges[pathEdges[k]], &b = edges[pathEdges[pick]];
-            if (a.kind < b.kind || (a.kind == b.kind && plan[a.waiter].id > plan[b.waiter].id))
+        for (size_t k = from + 1; k < path.size(); ++k)
+            if (rank(edges[pathEdges[k]]) < rank(edges[pathEdges[pick]]))
                 pick = k;
-        }
         Edge &cut = edges[pathEdges[pick]];
         cut.alive = false;
         ++stats.cycleEdgesRemoved;

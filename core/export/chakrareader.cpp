@@ -20,8 +20,18 @@ ChakraEtReader::ChakraEtReader(const std::string &path) : m_path(path), m_source
         fail("chakra_et.not_et", "looks like JSON (a host trace or ET+?), not a Chakra protobuf .et file");
     --m_pos; // give the byte back (it is still in the buffer)
     --m_offset;
-    if (!readMessage(m_scratch))
-        fail("chakra_et.empty", "has no GlobalMetadata message");
+    try {
+        if (!readMessage(m_scratch))
+            fail("chakra_et.empty", "has no GlobalMetadata message");
+    } catch (const InputError &e) {
+        if (e.code() == "chakra_et.empty")
+            throw;
+        // Broken from the first message on: most likely some other kind of file.
+        throw InputError("chakra_et.not_et",
+                         std::string(e.what()) + " (it does not start with a GlobalMetadata message: it is not a "
+                                                 "Chakra .et file, or it is truncated)",
+                         e.offset());
+    }
     google::protobuf::LogSilencer quiet; // invalid UTF-8 would otherwise be logged on stderr
     if (!m_metadata.ParseFromString(m_scratch) ||
         !m_metadata.GetReflection()->GetUnknownFields(m_metadata).empty())

@@ -16,7 +16,8 @@ namespace syncscope {
 // Streams the messages of one file. Every failure throws InputError with a
 // sentence naming the file, the message number and its byte offset (in the
 // decompressed stream), and one of these codes:
-//   chakra_et.not_et     the file is JSON or otherwise not a .et stream
+//   chakra_et.not_et     the file is JSON or otherwise not a .et stream (any
+//                        failure inside the first message is reported so)
 //   chakra_et.empty      no GlobalMetadata at all
 //   chakra_et.bad_length a length prefix longer than 5 bytes or zero
 //   chakra_et.truncated  the file ends inside a length or a message

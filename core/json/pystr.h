@@ -23,10 +23,9 @@ bool appendPyStr(std::string &out, std::string_view json);
 // repr() of the string whose UTF-8 bytes are `utf8`: single quotes unless the
 // text has ' but no ", backslash escapes for the quote, \\, \t, \n, \r, and
 // \xNN / \uNNNN / \UNNNNNNNN for characters Python does not consider printable
-// (controls, format characters, separators other than ' ', surrogates,
-// private use, non-characters; printable non-ASCII stays UTF-8). Unassigned
-// code points outside those ranges are printed as is (we carry no full
-// Unicode database). Invalid UTF-8 bytes render as U+FFFD.
+// (str.isprintable() of CPython 3.11, Unicode 14.0: controls, format
+// characters, separators other than ' ', surrogates, private use, unassigned);
+// printable non-ASCII stays UTF-8. Invalid UTF-8 bytes render as U+FFFD.
 void appendPyRepr(std::string &out, std::string_view utf8);
 
 // The same for a JSON string body (the text between the quotes, with JSON
