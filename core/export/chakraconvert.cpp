@@ -292,10 +292,18 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
     int64_t maxId = -1;
     for (const EtPlusNode &p : plan)
         maxId = std::max(maxId, p.id);
-    c.indexOfId.assign(static_cast<size_t>(maxId + 1), -1);
-    for (uint32_t i = 0; i < n; ++i)
-        if (plan[i].id >= 0)
+    // Plan ids are dense (0..n-1 plus a few fresh ids); a hash map only if not.
+    c.sparse = maxId > static_cast<int64_t>(4 * n + 1024);
+    if (!c.sparse)
+        c.indexOfId.assign(static_cast<size_t>(maxId + 1), -1);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (plan[i].id < 0)
+            continue;
+        if (c.sparse)
+            c.sparseIndex[plan[i].id] = static_cast<int32_t>(i);
+        else
             c.indexOfId[static_cast<size_t>(plan[i].id)] = static_cast<int32_t>(i);
+    }
     c.parent.assign(n, kNoId);
     c.parentIndex.assign(n, -1);
     c.kind.assign(n, Kind::Cpu);
@@ -362,9 +370,10 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
     g.stats.converted = static_cast<int64_t>(c.conversionOrder.size());
     for (uint32_t i = 0; i < n; ++i)
         g.stats.gpuDropped += c.kind[i] == Kind::Gpu && c.convertedAt[i] < 0;
-    if (!compat) // default mode: a ctrl_dep only to a node that is in the graph
+    if (!compat) // default mode: a ctrl_dep only to another node that is in the graph
         for (uint32_t i : c.conversionOrder)
-            c.ctrl[i] = c.ctrl[i] && c.convertedAt[static_cast<size_t>(c.parentIndex[i])] >= 0;
+            c.ctrl[i] = c.ctrl[i] && c.parentIndex[i] != static_cast<int32_t>(i) &&
+                        c.convertedAt[static_cast<size_t>(c.parentIndex[i])] >= 0;
 
     // Node types and communication attributes (5.4).
     std::vector<ChakraNode> nodes(n);

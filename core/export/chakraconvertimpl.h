@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace syncscope::chakra_detail {
@@ -50,8 +51,15 @@ struct Converter {
     {
     }
 
+    bool sparse = false;
+    std::unordered_map<int64_t, int32_t> sparseIndex; // instead of indexOfId when ids are sparse
+
     int32_t indexOf(int64_t id) const
     {
+        if (sparse) {
+            auto it = sparseIndex.find(id);
+            return it == sparseIndex.end() ? -1 : it->second;
+        }
         return id >= 0 && static_cast<uint64_t>(id) < indexOfId.size() ? indexOfId[static_cast<size_t>(id)] : -1;
     }
     int32_t convertedIndexOf(int64_t id) const

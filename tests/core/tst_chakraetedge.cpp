@@ -20,6 +20,7 @@ private slots:
     void depOnMissingNode();
     void danglingParentId();
     void cycleInPlan();
+    void sparseIds();
     void schemasTheReferenceRejects_data();
     void schemasTheReferenceRejects();
     void ncclNames_data();
@@ -158,6 +159,34 @@ void TestChakraEtEdge::cycleInPlan()
             QVERIFY(!hasDep(*named(d, "aten::linear"), static_cast<uint64_t>(reluId)));
             QVERIFY(named(d, "aten::linear")->data_deps_size() == 1);
         }
+    }
+}
+
+void TestChakraEtEdge::sparseIds()
+{
+    // Ids far apart take the hash-map path; the graph must not change.
+    constexpr int64_t kShift = 1000000000000;
+    auto a = analyse(golden("host.0.json"), golden("device.0.json"), LinkMode::Chakra);
+    const Decoded ref = decode(convert(*a).bytes);
+    const Converted c = convertEdited(*a, [&](LinkResult &l) {
+        for (EtPlusNode &n : l.plan.nodes) {
+            n.id += kShift;
+            n.parentValue += kShift;
+            if (n.hasInterThreadDep)
+                n.interThreadDep += kShift;
+        }
+        for (int64_t &id : l.plan.syncDepIds)
+            id += kShift;
+    });
+    QVERIFY(c.ok);
+    const Decoded d = decode(c.bytes);
+    QCOMPARE(d.nodes.size(), ref.nodes.size());
+    for (size_t i = 0; i < d.nodes.size(); ++i) {
+        QCOMPARE(d.nodes[i].id(), ref.nodes[i].id() + kShift);
+        QCOMPARE(d.nodes[i].data_deps_size(), ref.nodes[i].data_deps_size());
+        for (int k = 0; k < d.nodes[i].data_deps_size(); ++k)
+            QCOMPARE(d.nodes[i].data_deps(k), ref.nodes[i].data_deps(k) + kShift);
+        QCOMPARE(d.nodes[i].ctrl_deps_size(), ref.nodes[i].ctrl_deps_size());
     }
 }
 
