@@ -98,9 +98,11 @@ void SyncTables::buildRecords(const RowTable &rows, Diagnostics &diag)
             const Launch &l = m_launches[k];
             return std::tie(l.gpuPid, l.stream) < std::tie(it->gpu, it->stream);
         });
-        auto hi = lo;
-        while (hi != byStream.end() && m_launches[*hi].gpuPid == it->gpu && m_launches[*hi].stream == it->stream)
-            ++hi;
+        // Binary search for the group's end too: a linear walk is quadratic in launches per stream.
+        auto hi = std::upper_bound(lo, byStream.end(), 0u, [&](uint32_t, uint32_t k) {
+            const Launch &l = m_launches[k];
+            return std::tie(it->gpu, it->stream) < std::tie(l.gpuPid, l.stream);
+        });
         const double ts = rows.ts(i);
         auto last = std::upper_bound(lo, hi, ts, [&](double t, uint32_t k) { return t < m_launches[k].ts; });
         const int32_t prev = last == lo ? -1 : static_cast<int32_t>(m_launches[*(last - 1)].runtime);
@@ -143,10 +145,10 @@ void SyncTables::buildWaits(const RowTable &rows)
             const Launch &l = m_launches[x];
             return std::tie(l.cpuPid, l.cpuTid, l.stream) < std::tie(pid, tid, stream);
         });
-        auto hi = lo;
-        while (hi != byThread.end() && m_launches[*hi].cpuPid == pid && m_launches[*hi].cpuTid == tid &&
-               m_launches[*hi].stream == stream)
-            ++hi;
+        auto hi = std::upper_bound(lo, byThread.end(), 0u, [&](uint32_t, uint32_t x) {
+            const Launch &l = m_launches[x];
+            return std::tie(pid, tid, stream) < std::tie(l.cpuPid, l.cpuTid, l.stream);
+        });
         // The first launch from the same thread onto the waiting stream with ts >= the wait's ts.
         const double ts = rows.ts(i);
         auto first = std::lower_bound(lo, hi, ts, [&](uint32_t x, double t) { return m_launches[x].ts < t; });

@@ -150,6 +150,18 @@ public:
     uint64_t consumed() const override { return m_consumed - m_z.avail_in; }
     uint64_t fileSize() const override { return m_size; }
     bool compressed() const override { return true; }
+    uint64_t sizeHint() const override
+    {
+        // ISIZE (last 4 bytes) is the uncompressed size mod 2^32; a compression ratio
+        // below ~1 means it wrapped, then guess a typical JSON ratio instead.
+        unsigned char tail[4];
+        if (m_size >= 18 && ::pread(m_fd->get(), tail, 4, static_cast<off_t>(m_size - 4)) == 4) {
+            const uint64_t isize = tail[0] | (tail[1] << 8) | (tail[2] << 16) | (uint64_t(tail[3]) << 24);
+            if (isize >= m_size)
+                return isize;
+        }
+        return m_size * 12;
+    }
 
 private:
     std::unique_ptr<Fd> m_fd;

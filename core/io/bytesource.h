@@ -38,6 +38,9 @@ public:
     virtual uint64_t consumed() const = 0;
     virtual uint64_t fileSize() const = 0;
     virtual bool compressed() const = 0;
+    // Expected number of bytes read() will return: the file size, or for gzip the
+    // uncompressed size its trailer records (modulo 4 GiB, so only a hint).
+    virtual uint64_t sizeHint() const { return fileSize(); }
 };
 
 // Opens `path`; throws InputError ("input.missing", "input.directory", "input.unreadable").

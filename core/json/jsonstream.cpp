@@ -18,7 +18,7 @@ namespace syncscope {
 namespace {
 
 constexpr size_t kNotFound = static_cast<size_t>(-1);
-constexpr size_t kInitialBuffer = 8u << 20;
+constexpr size_t kInitialBuffer = 1u << 20; // grows for a larger element; more costs memory, not speed
 constexpr size_t kPadding = 64; // >= SIMDJSON_PADDING
 
 inline bool isWs(char c)
@@ -380,7 +380,7 @@ struct AsyncJsonStreamHandler::Impl {
     bool busy = false;
     std::thread worker;
 
-    static constexpr size_t kMaxQueued = 3;
+    static constexpr size_t kMaxQueued = 2;
 
     explicit Impl(JsonStreamHandler &t) : target(t)
     {

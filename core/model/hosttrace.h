@@ -5,6 +5,7 @@
 #pragma once
 
 #include "stringtable.h"
+#include "textarena.h"
 
 #include <cstdint>
 #include <string>
@@ -35,7 +36,7 @@ struct HostNode {
     StrId name = kNoString;
     uint8_t flags = 0;
     uint32_t textLength = 0;
-    uint64_t textOffset = 0; // into HostTrace::text
+    TextArena::Handle text = 0; // into HostTrace::text
 
     bool has(Flag f) const { return (flags & f) != 0; }
 };
@@ -49,16 +50,13 @@ struct HostTrace {
     int64_t pid = -1;
     StringTable strings;
     std::vector<HostNode> nodes;   // file order
-    std::string text;              // minified node JSON, concatenated
+    TextArena text;                // minified node JSON
     // Top-level keys other than nodes, in file order, as raw JSON.
     std::vector<std::pair<std::string, std::string>> topLevel;
     size_t nodesPosition = 0;      // index in topLevel before which "nodes" stood
 
     std::string_view str(StrId id) const { return strings.view(id); }
-    std::string_view nodeText(const HostNode &n) const
-    {
-        return std::string_view(text).substr(n.textOffset, n.textLength);
-    }
+    std::string_view nodeText(const HostNode &n) const { return text.view(n.text, n.textLength); }
 };
 
 } // namespace syncscope

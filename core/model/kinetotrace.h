@@ -5,6 +5,7 @@
 #pragma once
 
 #include "stringtable.h"
+#include "textarena.h"
 
 #include <cstdint>
 #include <optional>
@@ -117,8 +118,8 @@ struct KinetoTrace {
     std::vector<std::pair<std::string, std::string>> topLevel;
     size_t traceEventsPosition = 0; // index in topLevel before which traceEvents stood
     // Raw minified text of each event (only when loaded with keepRawEvents).
-    std::string rawText;
-    std::vector<std::pair<uint64_t, uint32_t>> rawSpans;
+    TextArena rawText;
+    std::vector<std::pair<TextArena::Handle, uint32_t>> rawSpans;
 
     bool anyFloatTs = false;       // some ts had a fraction (HTA's ns-rounding trigger)
     bool anyMissingTs = false;     // some row lacked ts (also triggers rounding in HTA)
@@ -130,7 +131,7 @@ struct KinetoTrace {
     {
         if (i >= rawSpans.size())
             return {};
-        return std::string_view(rawText).substr(rawSpans[i].first, rawSpans[i].second);
+        return rawText.view(rawSpans[i].first, rawSpans[i].second);
     }
 };
 

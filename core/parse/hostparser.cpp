@@ -174,15 +174,13 @@ struct HostNodeSink::Impl {
 
     void keepText(const char *json, const ElementSpan &span, HostNode &node)
     {
-        const size_t at = trace.text.size();
-        trace.text.resize(at + span.length);
+        char *dst = trace.text.reserve(span.length);
         size_t outLen = 0;
-        if (simdjson::minify(json + span.offset, span.length, trace.text.data() + at, outLen) != simdjson::SUCCESS) {
-            std::memcpy(trace.text.data() + at, json + span.offset, span.length);
+        if (simdjson::minify(json + span.offset, span.length, dst, outLen) != simdjson::SUCCESS) {
+            std::memcpy(dst, json + span.offset, span.length);
             outLen = span.length;
         }
-        trace.text.resize(at + outLen);
-        node.textOffset = at;
+        node.text = trace.text.commit(outLen);
         node.textLength = static_cast<uint32_t>(outLen);
     }
 };

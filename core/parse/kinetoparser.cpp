@@ -355,16 +355,13 @@ struct KinetoEventSink::Impl {
 
     void keepRawText(const char *json, const ElementSpan &span)
     {
-        const size_t at = trace.rawText.size();
-        trace.rawText.resize(at + span.length);
+        char *dst = trace.rawText.reserve(span.length);
         size_t outLen = 0;
-        if (simdjson::minify(json + span.offset, span.length, trace.rawText.data() + at, outLen) !=
-            simdjson::SUCCESS) {
-            std::memcpy(trace.rawText.data() + at, json + span.offset, span.length);
+        if (simdjson::minify(json + span.offset, span.length, dst, outLen) != simdjson::SUCCESS) {
+            std::memcpy(dst, json + span.offset, span.length);
             outLen = span.length;
         }
-        trace.rawText.resize(at + outLen);
-        trace.rawSpans.emplace_back(at, static_cast<uint32_t>(outLen));
+        trace.rawSpans.emplace_back(trace.rawText.commit(outLen), static_cast<uint32_t>(outLen));
     }
 };
 

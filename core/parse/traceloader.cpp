@@ -89,6 +89,11 @@ public:
 
     void elementBatch(ElementBatch &batch) override
     {
+        if (m_kineto && m_result.device->events.empty() && !batch.spans.empty()) {
+            const double perEvent = static_cast<double>(batch.length) / static_cast<double>(batch.spans.size());
+            const double expected = 1.05 * static_cast<double>(m_source.sizeHint()) / std::max(perEvent, 16.0);
+            m_result.device->events.reserve(static_cast<size_t>(std::min(expected, 4e8)));
+        }
         if (m_kineto)
             m_kineto->addBatch(batch);
         else if (m_host)
@@ -128,10 +133,8 @@ private:
         m_result.kind = TraceKind::Device;
         m_result.device = std::make_shared<KinetoTrace>();
         m_result.device->path = m_path;
-        // Growing a vector of millions of events by doubling faults in fresh pages
-        // several times over; a size estimate (~170 bytes of JSON per event) avoids most of it.
-        const uint64_t expected = (m_source.compressed() ? m_source.fileSize() * 12 : m_source.fileSize()) / 170;
-        m_result.device->events.reserve(static_cast<size_t>(std::min<uint64_t>(expected, 200'000'000)));
+        // Growing a vector of millions of events by doubling copies it and briefly
+        // needs both copies; the first batch tells the bytes per event (below).
         m_kineto = std::make_unique<KinetoEventSink>(*m_result.device, m_diag, m_options.keepRawEvents);
         for (auto &kv : m_pending)
             m_kineto->addTopLevel(kv.first, kv.second);
@@ -142,9 +145,7 @@ private:
         m_result.kind = TraceKind::Host;
         m_result.host = std::make_shared<HostTrace>();
         m_result.host->path = m_path;
-        const uint64_t expected = m_source.compressed() ? m_source.fileSize() * 20 : m_source.fileSize();
-        m_result.host->text.reserve(static_cast<size_t>(std::min<uint64_t>(expected * 6 / 10, 8ull << 30)));
-        m_result.host->nodes.reserve(static_cast<size_t>(std::min<uint64_t>(expected / 500, 100'000'000)));
+        m_result.host->nodes.reserve(static_cast<size_t>(std::min<uint64_t>(m_source.sizeHint() / 600, 100'000'000)));
         m_host = std::make_unique<HostNodeSink>(*m_result.host, m_diag);
         for (auto &kv : m_pending)
             m_host->addTopLevel(kv.first, kv.second);

@@ -136,40 +136,51 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     if (request.loaded)
         request.loaded(a->device, a->host);
 
+    // The critical path needs only the device trace: it runs on the second core
+    // while this thread infers the sync edges and links the pair.
+    Diagnostics cpaDiag, syncDiag, linkDiag;
+    std::future<void> cpaTask;
+    if (request.criticalPath) {
+        cpaTask = std::async(std::launch::async, [&] {
+            const auto tc = std::chrono::steady_clock::now();
+            if (request.progress)
+                request.progress("critical path", 0);
+            a->criticalPath = analyzeCriticalPath(*a->device, request.cpa, cpaDiag);
+            if (request.allSteps)
+                a->steps = analyzeAllSteps(*a->device, request.cpa, cpaDiag);
+            a->times.criticalPathSeconds = secondsSince(tc);
+        });
+    }
     const auto t1 = std::chrono::steady_clock::now();
     if (request.progress)
         request.progress("sync", 0);
-    a->syncEdges = findAllSyncEdges(*a->device, diag);
+    a->syncEdges = findAllSyncEdges(*a->device, syncDiag);
     a->times.syncSeconds = secondsSince(t1);
 
-    if (cancelled())
-        return a;
-    if (request.criticalPath) {
-        const auto tc = std::chrono::steady_clock::now();
+    if (a->host && !(request.cancel && *request.cancel)) {
+        const auto t2 = std::chrono::steady_clock::now();
         if (request.progress)
-            request.progress("critical path", 0);
-        a->criticalPath = analyzeCriticalPath(*a->device, request.cpa, diag);
-        if (request.allSteps)
-            a->steps = analyzeAllSteps(*a->device, request.cpa, diag);
-        a->times.criticalPathSeconds = secondsSince(tc);
+            request.progress("link", 0);
+        if (request.mode == LinkMode::Chakra) {
+            a->linkSyncEdges = chakraSyncEdges(*a->device, linkDiag);
+        } else {
+            a->linkSyncEdges.reserve(a->syncEdges.size());
+            for (const SyncEdge &e : a->syncEdges)
+                a->linkSyncEdges.push_back({e.src, e.dst});
+        }
+        LinkOptions opts;
+        opts.mode = request.mode;
+        opts.cancel = request.cancel;
+        a->link = linkTraces(*a->host, *a->device, opts, a->linkSyncEdges, linkDiag);
+        a->times.linkSeconds = secondsSince(t2);
     }
-    if (!a->host || cancelled())
-        return a;
-    const auto t2 = std::chrono::steady_clock::now();
-    if (request.progress)
-        request.progress("link", 0);
-    if (request.mode == LinkMode::Chakra) {
-        a->linkSyncEdges = chakraSyncEdges(*a->device, diag);
-    } else {
-        a->linkSyncEdges.reserve(a->syncEdges.size());
-        for (const SyncEdge &e : a->syncEdges)
-            a->linkSyncEdges.push_back({e.src, e.dst});
-    }
-    LinkOptions opts;
-    opts.mode = request.mode;
-    opts.cancel = request.cancel;
-    a->link = linkTraces(*a->host, *a->device, opts, a->linkSyncEdges, diag);
-    a->times.linkSeconds = secondsSince(t2);
+    if (cpaTask.valid())
+        cpaTask.get();
+    // Merged in a fixed order so the report does not depend on thread timing.
+    diag.append(syncDiag);
+    diag.append(cpaDiag);
+    diag.append(linkDiag);
+    cancelled();
     return a;
 }
 
