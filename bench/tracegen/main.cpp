@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // syncscope-tracegen: writes a synthetic host ET + Kineto trace pair.
+#include "replicate.h"
 #include "tracegen.h"
 
 #include <cstdio>
@@ -15,7 +16,9 @@ int usage()
     std::fprintf(stderr,
                  "usage: syncscope-tracegen --out PREFIX [--steps N | --target-mb MB] [--layers L] [--seed S]\n"
                  "                          [--rank R] [--world-size W] [--gzip] [--sample]\n"
-                 "Writes PREFIX.et.json and PREFIX.kineto.json (or .json.gz with --gzip).\n");
+                 "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
+                 "Writes PREFIX.et.json and PREFIX.kineto.json (or .json.gz with --gzip); --replicate\n"
+                 "repeats a real Kineto trace N times in time, with unique ids.\n");
     return 2;
 }
 
@@ -24,6 +27,8 @@ int usage()
 int main(int argc, char **argv)
 {
     tracegen::Options o;
+    std::string replicate;
+    int times = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -47,10 +52,20 @@ int main(int argc, char **argv)
             o.gzip = true;
         else if (a == "--sample")
             o.sample = true;
+        else if (a == "--replicate" && (v = next()))
+            replicate = v;
+        else if (a == "--times" && (v = next()))
+            times = std::atoi(v);
         else
             return usage();
     }
     try {
+        if (!replicate.empty()) {
+            const auto r = tracegen::replicateKineto(replicate, o.prefix, times);
+            std::printf("%s: %llu events, %.1f MB\n", o.prefix.c_str(), static_cast<unsigned long long>(r.events),
+                        r.bytes / 1e6);
+            return 0;
+        }
         const tracegen::Result r = tracegen::generate(o);
         std::printf("%s: %llu nodes, %.1f MB\n%s: %llu events, %.1f MB\n%d steps\n", r.hostPath.c_str(),
                     static_cast<unsigned long long>(r.hostNodes), r.hostBytes / 1e6, r.devicePath.c_str(),
