@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <vector>
+#include <zlib.h>
 
 namespace testutil {
 
@@ -48,6 +49,21 @@ std::string tempDir()
 std::string readText(const std::string &path)
 {
     return syncscope::readWholeFile(path);
+}
+
+std::string gzipped(const std::string &data)
+{
+    std::string out(compressBound(static_cast<uLong>(data.size())) + 64, '\0');
+    z_stream z {};
+    deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
+    z.avail_in = static_cast<uInt>(data.size());
+    z.next_out = reinterpret_cast<Bytef *>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    deflate(&z, Z_FINISH);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    return out;
 }
 
 void writeText(const std::string &path, const std::string &text)

@@ -26,6 +26,7 @@ bool matchesGolden(const std::string &actual, const std::string &goldenPath);
 bool matchesReference(const std::string &actual, const std::string &referencePath);
 
 std::string readText(const std::string &path); // gzip is inflated transparently
+std::string gzipped(const std::string &data);
 void writeText(const std::string &path, const std::string &text);
 
 } // namespace testutil

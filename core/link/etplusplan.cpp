@@ -51,6 +51,19 @@ PyNumber durOf(const KinetoEvent &e)
     return number(e.dur, !e.has(KinetoEvent::HasDur) || e.has(KinetoEvent::DurIsInteger));
 }
 
+// Timing fields of a host node linked to Kineto op `ev`; false when not linked.
+bool setTiming(EtPlusNode &n, int32_t ev, const KinetoTrace &trace, const std::vector<PyNumber> &exclusive)
+{
+    if (ev < 0)
+        return false;
+    const KinetoEvent &k = trace.events[static_cast<size_t>(ev)];
+    n.timed = true;
+    n.inclusive = durOf(k);
+    n.exclusive = exclusive[static_cast<size_t>(ev)];
+    n.ts = tsOf(k);
+    return true;
+}
+
 std::vector<uint32_t> sortedById(const HostTrace &host)
 {
     std::vector<uint32_t> order(host.nodes.size());
@@ -77,17 +90,9 @@ EtPlusPlan chakraPlan(const HostTrace &host, const KinetoTrace &trace, const EtP
         EtPlusNode n;
         n.host = i;
         n.id = ids.assign(h.id);
-        const int32_t ev = hostEvent[i];
-        if (ev >= 0) {
-            const KinetoEvent &k = trace.events[static_cast<size_t>(ev)];
-            n.timed = true;
-            n.inclusive = durOf(k);
-            n.exclusive = exclusive[static_cast<size_t>(ev)];
-            n.ts = tsOf(k);
-            const int64_t target = in.interThreadTarget[i];
-            n.hasInterThreadDep = target != kNull;
-            if (n.hasInterThreadDep)
-                n.interThreadDep = ids.lookup(target);
+        if (setTiming(n, hostEvent[i], trace, exclusive) && in.interThreadTarget[i] != kNull) {
+            n.hasInterThreadDep = true;
+            n.interThreadDep = ids.lookup(in.interThreadTarget[i]);
         }
         hostNodes.push_back(n);
         for (const uint32_t *g = in.gpuChildren.begin(i); g != in.gpuChildren.end(i); ++g) {
@@ -211,17 +216,9 @@ EtPlusPlan defaultPlan(const HostTrace &host, const KinetoTrace &trace, const Et
         EtPlusNode n;
         n.host = i;
         n.id = hostNewId[i];
-        const int32_t ev = hostEvent[i];
-        if (ev >= 0) {
-            const KinetoEvent &k = trace.events[static_cast<size_t>(ev)];
-            n.timed = true;
-            n.inclusive = durOf(k);
-            n.exclusive = exclusive[static_cast<size_t>(ev)];
-            n.ts = tsOf(k);
-            const int64_t target = in.interThreadTarget[i];
-            n.hasInterThreadDep = target >= 0;
-            if (n.hasInterThreadDep)
-                n.interThreadDep = hostNewId[static_cast<size_t>(target)];
+        if (setTiming(n, hostEvent[i], trace, exclusive) && in.interThreadTarget[i] >= 0) {
+            n.hasInterThreadDep = true;
+            n.interThreadDep = hostNewId[static_cast<size_t>(in.interThreadTarget[i])];
         }
         if (h.has(HostNode::HasParent)) {
             n.rewriteParent = true; // ctrl_deps, or "parent" in schema 1.0.1

@@ -66,33 +66,29 @@ KinetoView buildKinetoView(const KinetoTrace &trace, LinkMode mode)
     std::stable_sort(v.byTs.begin(), v.byTs.end(),
                      [&](uint32_t a, uint32_t b) { return events[a].ts < events[b].ts; });
 
+    // The thread's slot, created at its first record.
+    auto threadSlot = [&](const KinetoEvent &e) {
+        const ThreadId t = threadOf(e, mode);
+        auto [it, inserted] = v.threadIndex.try_emplace(t, static_cast<uint32_t>(v.threads.size()));
+        if (inserted) {
+            v.threads.push_back(t);
+            v.threadCpuOps.emplace_back();
+            v.threadAllRecords.emplace_back();
+        }
+        return it->second;
+    };
     for (uint32_t idx : v.byTs) {
         const KinetoEvent &e = events[idx];
         const bool cpu = isChakraCpuOp(trace, e);
-        if (mode == LinkMode::Chakra) {
-            // Chakra files every record (metadata and flows included) under its tid.
-            const ThreadId t = threadOf(e, mode);
-            auto [it, inserted] = v.threadIndex.try_emplace(t, static_cast<uint32_t>(v.threads.size()));
-            if (inserted) {
-                v.threads.push_back(t);
-                v.threadCpuOps.emplace_back();
-                v.threadAllRecords.emplace_back();
-            }
-            v.threadAllRecords[it->second].push_back(idx);
-        }
+        if (mode == LinkMode::Chakra) // Chakra files every record (metadata and flows included) under its tid
+            v.threadAllRecords[threadSlot(e)].push_back(idx);
         if (cpu) {
             v.cpuOps.push_back(idx);
             v.cpuOpTs.push_back(e.ts);
-            const ThreadId t = threadOf(e, mode);
-            auto [it, inserted] = v.threadIndex.try_emplace(t, static_cast<uint32_t>(v.threads.size()));
-            if (inserted) {
-                v.threads.push_back(t);
-                v.threadCpuOps.emplace_back();
-                v.threadAllRecords.emplace_back();
-            }
-            if (v.threadCpuOps[it->second].empty())
-                v.cpuThreadOrder.push_back(it->second);
-            v.threadCpuOps[it->second].push_back(idx);
+            const uint32_t slot = threadSlot(e);
+            if (v.threadCpuOps[slot].empty())
+                v.cpuThreadOrder.push_back(slot);
+            v.threadCpuOps[slot].push_back(idx);
             if (e.has(KinetoEvent::HasRfId))
                 v.cpuOpByRfId[e.rfId] = idx;
         } else if (mode == LinkMode::Chakra ? isChakraLaunch(trace, e)

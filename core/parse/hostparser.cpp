@@ -2,6 +2,7 @@
 #include "hostparser.h"
 
 #include "io/bytesource.h"
+#include "json/minify.h"
 #include "json/numbers.h"
 
 #include <simdjson.h>
@@ -172,17 +173,6 @@ struct HostNodeSink::Impl {
         return haveId;
     }
 
-    void keepText(const char *json, const ElementSpan &span, HostNode &node)
-    {
-        char *dst = trace.text.reserve(span.length);
-        size_t outLen = 0;
-        if (simdjson::minify(json + span.offset, span.length, dst, outLen) != simdjson::SUCCESS) {
-            std::memcpy(dst, json + span.offset, span.length);
-            outLen = span.length;
-        }
-        node.text = trace.text.commit(outLen);
-        node.textLength = static_cast<uint32_t>(outLen);
-    }
 };
 
 HostNodeSink::HostNodeSink(HostTrace &trace, Diagnostics &diagnostics)
@@ -217,7 +207,7 @@ void HostNodeSink::addBatch(const ElementBatch &batch)
                 ++i;
                 continue;
             }
-            d->keepText(json, spans[i], node);
+            node.text = appendMinified(trace.text, json + spans[i].offset, spans[i].length, node.textLength);
             trace.nodes.push_back(node);
             ++i;
         }

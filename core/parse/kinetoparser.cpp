@@ -2,6 +2,7 @@
 #include "kinetoparser.h"
 
 #include "io/bytesource.h"
+#include "json/minify.h"
 #include "json/numbers.h"
 
 #include <simdjson.h>
@@ -353,16 +354,6 @@ struct KinetoEventSink::Impl {
         haveMin = true;
     }
 
-    void keepRawText(const char *json, const ElementSpan &span)
-    {
-        char *dst = trace.rawText.reserve(span.length);
-        size_t outLen = 0;
-        if (simdjson::minify(json + span.offset, span.length, dst, outLen) != simdjson::SUCCESS) {
-            std::memcpy(dst, json + span.offset, span.length);
-            outLen = span.length;
-        }
-        trace.rawSpans.emplace_back(trace.rawText.commit(outLen), static_cast<uint32_t>(outLen));
-    }
 };
 
 KinetoEventSink::KinetoEventSink(KinetoTrace &trace, Diagnostics &diagnostics, bool keepRaw)
@@ -394,7 +385,11 @@ void KinetoEventSink::addBatch(const ElementBatch &batch)
             d->note(ev);
             trace.events.push_back(ev);
             if (d->keepRaw)
-                d->keepRawText(json, spans[i]);
+            {
+                uint32_t length = 0;
+                const auto handle = appendMinified(trace.rawText, json + spans[i].offset, spans[i].length, length);
+                trace.rawSpans.emplace_back(handle, length);
+            }
             ++i;
         }
     } catch (const simdjson::simdjson_error &e) {

@@ -7,7 +7,6 @@
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include <filesystem>
 
@@ -44,20 +43,6 @@ QString temp(const std::string &name, const std::string &content)
     return QString::fromStdString(path);
 }
 
-std::string gzipped(const std::string &data)
-{
-    std::string out(compressBound(data.size()) + 64, '\0');
-    z_stream z {};
-    deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef *>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
 
 const QString kHost = QStringLiteral("golden/trace_link/host.0.json");
 const QString kDevice = QStringLiteral("golden/trace_link/device.0.json");
@@ -132,7 +117,7 @@ void TestBatch::badInput_data()
     QTest::newRow("truncated JSON") << QStringList{"--batch", "--host", host, "--device",
                                                    temp("t.json", testutil::readText(kDevice.isEmpty() ? "" : device.toStdString()).substr(0, 900))}
                                     << 3 << "truncated";
-    const std::string gz = gzipped(testutil::readText(device.toStdString()));
+    const std::string gz = testutil::gzipped(testutil::readText(device.toStdString()));
     QTest::newRow("truncated gzip") << QStringList{"--batch", "--host", host, "--device",
                                                    temp("t.json.gz", gz.substr(0, gz.size() / 2))}
                                     << 3 << "gzip stream is truncated";

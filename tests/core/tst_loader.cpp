@@ -8,7 +8,6 @@
 #include <QtTest>
 
 #include <filesystem>
-#include <zlib.h>
 
 using namespace syncscope;
 
@@ -21,20 +20,6 @@ std::string writeTemp(const std::string &name, const std::string &content)
     return path;
 }
 
-std::string gzipped(const std::string &data)
-{
-    std::string out(compressBound(data.size()) + 64, '\0');
-    z_stream z {};
-    deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef *>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
 
 const char *kMinimalEt = R"({"schema": "1.1.0-chakra.0.0.4", "pid": 7, "time": "t", "start_ts": 1, "nodes": [
  {"id": 2, "name": "[pytorch|profiler|execution_trace|thread]", "ctrl_deps": 1, "inputs": {"values": [], "shapes": [], "types": []}, "outputs": {"values": [], "shapes": [], "types": []}, "attrs": [{"name": "rf_id", "type": "uint64", "value": 0}, {"name": "tid", "type": "uint64", "value": 1}]},
@@ -190,16 +175,16 @@ private slots:
         } else if (content == "<dir>") {
             path = testutil::tempDir();
         } else if (content == "<truncated-gzip>") {
-            const std::string gz = gzipped(std::string(R"({"traceEvents": [)") + std::string(100000, ' ') + "]}");
+            const std::string gz = testutil::gzipped(std::string(R"({"traceEvents": [)") + std::string(100000, ' ') + "]}");
             path = writeTemp("t.json.gz", gz.substr(0, gz.size() / 2));
         } else if (content == "<corrupt-gzip>") {
-            std::string gz = gzipped(std::string(R"({"traceEvents": [)") + std::string(100000, ' ') + "]}");
+            std::string gz = testutil::gzipped(std::string(R"({"traceEvents": [)") + std::string(100000, ' ') + "]}");
             for (size_t i = 20; i < gz.size() - 10; i += 7)
                 gz[i] = static_cast<char>(gz[i] ^ 0x5a);
             path = writeTemp("c.json.gz", gz);
         } else {
             const std::string text = content.toStdString();
-            path = writeTemp(gzip ? "in.json.gz" : "in.json", gzip ? gzipped(text) : text);
+            path = writeTemp(gzip ? "in.json.gz" : "in.json", gzip ? testutil::gzipped(text) : text);
         }
         Diagnostics diag;
         LoadedTrace t = loadTrace(path, diag);
