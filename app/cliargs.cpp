@@ -42,6 +42,11 @@ const std::vector<CliOption> &cliOptions()
          "Keep the non-critical events in the overlay (HTA only_show_critical_events=False)."},
         {"--report", "FILE", "Outputs", "Write a machine-readable JSON report of the run."},
         {"--quiet", nullptr, "Outputs", "Print nothing on stderr except errors."},
+        {"--screenshot", "FILE", "Window",
+         "Load the traces, render the inspector window offscreen to FILE (PNG) and exit. Needs no display."},
+        {"--size", "WxH", "Window", "Window size for --screenshot, e.g. 1600x1000 (the default)."},
+        {"--select", "NAME", "Window",
+         "Select the earliest op named NAME (else the first whose name contains it) and show its details."},
         {"--help", nullptr, "Other", "Show this help and exit."},
         {"--version", nullptr, "Other", "Show the version and exit."},
     };

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "exporter.h"
+
+#include "export/etpluswriter.h"
+#include "export/overlaywriter.h"
+#include "io/outputfile.h"
+#include "session/analysis.h"
+#ifdef SYNCSCOPE_HAVE_CHAKRA_ET
+#include "export/chakrawriter.h"
+#endif
+
+#include <QFileInfo>
+
+#include <exception>
+
+namespace syncscope::ui {
+
+QString exportTitle(ExportKind kind)
+{
+    switch (kind) {
+    case ExportKind::EtPlusJson: return QObject::tr("Chakra ET+ JSON");
+    case ExportKind::PerfettoOverlay: return QObject::tr("Perfetto overlay");
+    case ExportKind::ChakraProtobuf: return QObject::tr("Chakra protobuf");
+    }
+    return {};
+}
+
+QString exportFilter(ExportKind kind)
+{
+    switch (kind) {
+    case ExportKind::EtPlusJson: return QObject::tr("ET+ JSON (*.json);;All files (*)");
+    case ExportKind::PerfettoOverlay: return QObject::tr("Chrome trace JSON (*.json *.json.gz);;All files (*)");
+    case ExportKind::ChakraProtobuf: return QObject::tr("Chakra ET (*.et);;All files (*)");
+    }
+    return {};
+}
+
+QString exportSuggestedName(ExportKind kind, const QString &devicePath)
+{
+    QFileInfo fi(devicePath);
+    QString stem = fi.fileName();
+    for (const char *suffix : {".gz", ".json", ".pt.trace", ".kineto", ".trace"})
+        if (stem.endsWith(QLatin1String(suffix)))
+            stem.chop(int(qstrlen(suffix)));
+    const QString dir = fi.absolutePath() + QLatin1Char('/');
+    switch (kind) {
+    case ExportKind::EtPlusJson: return dir + stem + QStringLiteral(".et_plus.json");
+    case ExportKind::PerfettoOverlay: return dir + QStringLiteral("overlaid_critical_path_") + stem + QStringLiteral(".json.gz");
+    case ExportKind::ChakraProtobuf: return dir + stem + QStringLiteral(".0.et");
+    }
+    return dir + stem;
+}
+
+std::vector<ExportKind> availableExportKinds()
+{
+    std::vector<ExportKind> kinds = {ExportKind::EtPlusJson, ExportKind::PerfettoOverlay};
+#ifdef SYNCSCOPE_HAVE_CHAKRA_ET
+    kinds.push_back(ExportKind::ChakraProtobuf);
+#endif
+    return kinds;
+}
+
+bool canExport(const Analysis &a, const CriticalPathResult *cp, ExportKind kind, QString *why)
+{
+    auto no = [why](const QString &text) {
+        if (why)
+            *why = text;
+        return false;
+    };
+    if (!a.inputsOk)
+        return no(QObject::tr("no trace pair is loaded"));
+    switch (kind) {
+    case ExportKind::EtPlusJson:
+    case ExportKind::ChakraProtobuf:
+        if (!a.host || !a.link)
+            return no(QObject::tr("needs a host execution trace (open the pair, not the device trace alone)"));
+        return true;
+    case ExportKind::PerfettoOverlay:
+        if (!cp || !cp->success)
+            return no(QObject::tr("needs a critical path, which could not be computed"));
+        return true;
+    }
+    return no({});
+}
+
+ExportOutcome runExport(const Analysis &a, const CriticalPathResult *cp, ExportKind kind, const std::string &path)
+{
+    ExportOutcome out;
+    out.path = QString::fromStdString(path);
+    QString why;
+    if (!canExport(a, cp, kind, &why)) {
+        out.message = QObject::tr("%1 was not written: %2").arg(exportTitle(kind), why);
+        return out;
+    }
+    try {
+        switch (kind) {
+        case ExportKind::EtPlusJson:
+            writeEtPlusFile(path, *a.host, *a.device, *a.link, {a.hostPath, a.devicePath});
+            out.ok = true;
+            break;
+        case ExportKind::PerfettoOverlay: {
+            Diagnostics diag;
+            out.ok = writeOverlay(path, *a.device, *cp, OverlayOptions{}, diag);
+            if (!out.ok && !diag.items().empty())
+                out.message = QString::fromStdString(diag.items().back().message);
+            break;
+        }
+        case ExportKind::ChakraProtobuf:
+#ifdef SYNCSCOPE_HAVE_CHAKRA_ET
+        {
+            Diagnostics diag;
+            out.ok = exportChakraEt(path, *a.host, *a.device, *a.link, {a.hostPath, a.devicePath}, diag);
+            if (!out.ok)
+                for (const Diagnostic &d : diag.items())
+                    if (d.severity == Severity::Error)
+                        out.message = QString::fromStdString(d.message);
+        }
+#endif
+            break;
+        }
+    } catch (const std::exception &e) {
+        out.ok = false;
+        out.message = QString::fromUtf8(e.what());
+    }
+    if (out.ok) {
+        out.bytes = QFileInfo(out.path).size();
+        out.message = QObject::tr("%1 written to %2 (%3 bytes)")
+                          .arg(exportTitle(kind), out.path, QLocale().toString(out.bytes));
+    } else if (out.message.isEmpty()) {
+        out.message = QObject::tr("%1 could not be written to %2").arg(exportTitle(kind), out.path);
+    }
+    return out;
+}
+
+} // namespace syncscope::ui

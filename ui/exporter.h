@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The exports the GUI offers, done by the same core writers as --batch (atomic
+// writes that never overwrite an input), so a GUI export equals the batch output.
+#pragma once
+
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace syncscope {
+struct Analysis;
+struct CriticalPathResult;
+} // namespace syncscope
+
+namespace syncscope::ui {
+
+enum class ExportKind { EtPlusJson, PerfettoOverlay, ChakraProtobuf };
+
+QString exportTitle(ExportKind kind);     // "Chakra ET+ JSON"
+QString exportFilter(ExportKind kind);    // for the file dialog
+QString exportSuggestedName(ExportKind kind, const QString &devicePath);
+std::vector<ExportKind> availableExportKinds(); // Chakra protobuf only when built in
+
+// Whether the loaded analysis can give this export; `why` says why not.
+bool canExport(const Analysis &analysis, const CriticalPathResult *cp, ExportKind kind, QString *why = nullptr);
+
+struct ExportOutcome {
+    bool ok = false;
+    QString path;
+    QString message; // what happened, for the status bar and the dialog
+    qint64 bytes = 0;
+};
+
+// Writes the export (blocking; call from a worker thread). Thread-safe for a
+// const, finished analysis.
+ExportOutcome runExport(const Analysis &analysis, const CriticalPathResult *cp, ExportKind kind,
+                        const std::string &path);
+
+} // namespace syncscope::ui

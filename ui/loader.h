@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Runs the analysis (core's runAnalysis, the same pipeline as --batch) on a
+// worker thread so the window never freezes. Results come back on the GUI
+// thread in two stages: the timeline as soon as the traces have loaded, then
+// the finished analysis with every edge. Cancel stops the pipeline.
+#pragma once
+
+#include "session/analysis.h"
+#include "timeline/timelinemodel.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+namespace syncscope::ui {
+
+struct LoadResult {
+    std::shared_ptr<const Analysis> analysis;
+    std::shared_ptr<TimelineModel> model; // null when the device trace did not load
+    EdgeIndex edges;                      // all kinds, for the model (set on the GUI thread)
+    double seconds = 0;
+};
+
+class Loader : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Loader(QObject *parent = nullptr);
+    ~Loader() override;
+
+    // Starts loading (cancelling a load in progress). The request's progress,
+    // cancel, loaded and keepRawEvents fields are set here.
+    void start(AnalysisRequest request);
+    void cancel();
+    bool busy() const { return m_busy; }
+
+Q_SIGNALS:
+    void started();
+    void progress(const QString &stage, double fraction); // fraction of the whole load, 0..1
+    void timelineReady(std::shared_ptr<TimelineModel> model);
+    void finished(std::shared_ptr<LoadResult> result);
+
+private:
+    void join();
+
+    std::thread m_thread;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    quint64 m_generation = 0;
+    bool m_busy = false;
+};
+
+// Maps a pipeline stage and its own progress to a fraction of the whole load.
+double overallProgress(const char *stage, double fraction);
+
+} // namespace syncscope::ui

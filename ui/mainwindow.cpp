@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: MIT
+#include "mainwindow.h"
+
+#include "openpairdialog.h"
+#include "panels/criticalpathpanel.h"
+#include "panels/detailspanel.h"
+#include "panels/diagnosticspanel.h"
+#include "panels/searchpanel.h"
+#include "shortcuts.h"
+#include "startpage.h"
+#include "timeline/timeformat.h"
+#include "timeline/timelineview.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPointer>
+#include <QProgressBar>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QThreadPool>
+#include <QToolBar>
+#include <QToolButton>
+
+#include <algorithm>
+
+namespace syncscope::ui {
+
+namespace {
+
+QString number(qint64 n)
+{
+    return QLocale().toString(n);
+}
+
+bool isTraceFile(const QString &path)
+{
+    return path.endsWith(QLatin1String(".json")) || path.endsWith(QLatin1String(".gz"));
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_loader(new Loader(this))
+    , m_stack(new QStackedWidget(this))
+    , m_start(new StartPage(this))
+    , m_timeline(new TimelineView(this))
+    , m_details(new DetailsPanel(this))
+    , m_search(new SearchPanel(this))
+    , m_cpPanel(new CriticalPathPanel(this))
+    , m_diagnostics(new DiagnosticsPanel(this))
+    , m_statusLabel(new QLabel(this))
+    , m_diagLabel(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
+{
+    setWindowTitle(QStringLiteral("Syncscope"));
+    setAcceptDrops(true);
+    m_stack->addWidget(m_start);
+    m_stack->addWidget(m_timeline);
+    setCentralWidget(m_stack);
+    setDockNestingEnabled(true);
+    createDocks();
+    createActions();
+
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->setTextVisible(true);
+    m_progress->hide();
+    m_cancel->hide();
+    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_diagLabel);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    m_statusLabel->setText(tr("Open a trace pair to start."));
+
+    connect(m_cancel, &QPushButton::clicked, m_loader, &Loader::cancel);
+    connect(m_loader, &Loader::progress, this, &MainWindow::onProgress);
+    connect(m_loader, &Loader::timelineReady, this, &MainWindow::onTimelineReady);
+    connect(m_loader, &Loader::finished, this, &MainWindow::onFinished);
+
+    connect(m_start, &StartPage::openPairRequested, this, &MainWindow::showOpenDialog);
+    connect(m_start, &StartPage::sampleRequested, this, &MainWindow::openSample);
+    connect(m_start, &StartPage::recentRequested, this,
+            [this](const RecentPair &p) { openFiles(p.host.isEmpty() ? p.device : p.host, p.host.isEmpty() ? QString() : p.device); });
+
+    TimelinePlot *plot = m_timeline->plot();
+    connect(plot->selection(), &Selection::changed, m_details->model(), &DetailsModel::setEvent);
+    connect(m_details, &DetailsPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(m_search, &SearchPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(m_cpPanel, &CriticalPathPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(m_cpPanel, &CriticalPathPanel::stepRequested, this, &MainWindow::showStep);
+    connect(plot, &TimelinePlot::rangeChanged, this, [this, plot] { m_search->setAnchorTime(plot->range().t0); });
+
+    setSamplePair({}, {});
+    resize(1500, 900);
+    updateExportActions();
+}
+
+void MainWindow::applyDefaultLayout()
+{
+    const int right = std::max(360, width() * 30 / 100);
+    resizeDocks({m_detailsDock}, {right}, Qt::Horizontal);
+    resizeDocks({m_detailsDock, m_cpDock}, {height() * 55 / 100, height() * 45 / 100}, Qt::Vertical);
+    resizeDocks({m_searchDock}, {std::max(140, height() * 16 / 100)}, Qt::Vertical);
+}
+
+void MainWindow::restoreLayout()
+{
+    if (!QSettings().contains(QStringLiteral("window/state"))) {
+        applyDefaultLayout();
+        return;
+    }
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks()
+{
+    auto dock = [this](const QString &title, const QString &name, QWidget *w, Qt::DockWidgetArea area) {
+        auto *d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_detailsDock = dock(tr("Details"), QStringLiteral("details"), m_details, Qt::RightDockWidgetArea);
+    m_cpDock = dock(tr("Critical path"), QStringLiteral("criticalpath"), m_cpPanel, Qt::RightDockWidgetArea);
+    m_searchDock = dock(tr("Search"), QStringLiteral("search"), m_search, Qt::BottomDockWidgetArea);
+    m_diagDock = dock(tr("Diagnostics"), QStringLiteral("diagnostics"), m_diagnostics, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_searchDock, m_diagDock);
+    m_searchDock->raise();
+}
+
+void MainWindow::createActions()
+{
+    TimelinePlot *plot = m_timeline->plot();
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open pair\u2026"), this, &MainWindow::showOpenDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    QAction *sample = file->addAction(tr("Open the &sample pair"), this, &MainWindow::openSample);
+    sample->setObjectName(QStringLiteral("openSample"));
+    file->addSeparator();
+    QMenu *exportMenu = file->addMenu(tr("&Export"));
+    for (ExportKind kind : availableExportKinds()) {
+        QAction *a = exportMenu->addAction(exportTitle(kind) + QStringLiteral("\u2026"), this,
+                                           [this, kind] { askExport(kind); });
+        if (kind == ExportKind::EtPlusJson)
+            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+        m_exportActions[kind] = a;
+    }
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    rebuildRecentMenu();
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    auto add = [&](QMenu *menu, const QString &text, const QKeySequence &key, auto slot) {
+        QAction *a = menu->addAction(text, this, slot);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        return a;
+    };
+    // Single-key bindings are handled by the timeline itself (when it has focus); the menu names them.
+    add(view, tr("Zoom in\tW"), {}, [plot] { plot->zoomBy(1.5); });
+    add(view, tr("Zoom out\tS"), {}, [plot] { plot->zoomBy(1 / 1.5); });
+    add(view, tr("Fit all\t0"), {}, [plot] { plot->fitAll(); });
+    add(view, tr("Fit selection\tF"), {}, [plot] { plot->fitSelection(); });
+    QAction *back = add(view, tr("Zoom back"), QKeySequence(Qt::ALT | Qt::Key_Left), [plot] { plot->zoomBack(); });
+    QAction *fwd = add(view, tr("Zoom forward"), QKeySequence(Qt::ALT | Qt::Key_Right), [plot] { plot->zoomForward(); });
+    back->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    fwd->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    auto updateHistory = [plot, back, fwd] {
+        back->setEnabled(plot->zoomHistory()->canGoBack());
+        fwd->setEnabled(plot->zoomHistory()->canGoForward());
+    };
+    connect(plot->zoomHistory(), &ZoomHistory::changed, this, updateHistory);
+    updateHistory();
+    view->addSeparator();
+    QMenu *edges = view->addMenu(tr("&Edges"));
+    for (int k = 0; k < kEdgeKindCount; ++k) {
+        const EdgeKind kind = static_cast<EdgeKind>(k);
+        QAction *a = edges->addAction(QLatin1String(edgeKindName(kind)));
+        a->setCheckable(true);
+        a->setChecked(plot->edgeToggles()->shown(kind));
+        connect(a, &QAction::toggled, plot->edgeToggles(), [plot, kind](bool on) { plot->edgeToggles()->setShown(kind, on); });
+        connect(plot->edgeToggles(), &EdgeToggles::changed, a, [a, plot, kind] { a->setChecked(plot->edgeToggles()->shown(kind)); });
+    }
+    view->addSeparator();
+    for (QDockWidget *d : {m_detailsDock, m_cpDock, m_searchDock, m_diagDock})
+        view->addAction(d->toggleViewAction());
+
+    QMenu *search = menuBar()->addMenu(tr("&Search"));
+    add(search, tr("&Find ops\u2026"), QKeySequence::Find, [this] {
+        m_searchDock->show();
+        m_searchDock->raise();
+        m_search->focusQuery();
+    });
+    add(search, tr("Find &next"), QKeySequence(Qt::Key_F3), [this] { m_search->next(); });
+    add(search, tr("Find &previous"), QKeySequence(Qt::SHIFT | Qt::Key_F3), [this] { m_search->previous(); });
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    add(help, tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
+        auto *d = new ShortcutsDialog(this);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->show();
+    });
+    add(help, tr("&About Syncscope"), {}, [this] {
+        QMessageBox::about(this, tr("About Syncscope"),
+                           tr("<b>Syncscope %1</b><p>Links PyTorch host execution traces with Kineto traces "
+                              "(Chakra's rules), infers sync edges and the critical path (HTA's rules), and shows "
+                              "them on a timeline.</p>")
+                               .arg(QStringLiteral(SYNCSCOPE_VERSION)));
+    });
+
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("maintoolbar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(open);
+    auto *exportButton = new QToolButton(bar);
+    exportButton->setText(tr("Export"));
+    exportButton->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    exportButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    exportButton->setMenu(exportMenu);
+    bar->addWidget(exportButton);
+    bar->addSeparator();
+    bar->addAction(back);
+    bar->addAction(fwd);
+    QAction *fit = bar->addAction(tr("Fit all"), plot, &TimelinePlot::fitAll);
+    fit->setToolTip(tr("Fit the whole trace (0)"));
+    bar->addSeparator();
+    bar->addWidget(m_timeline->edgeBar()); // the edges' toggles and legend
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const auto pairs = recentPairs();
+    for (const RecentPair &p : pairs) {
+        QAction *a = m_recentMenu->addAction(p.label(), this, [this, p] {
+            openFiles(p.host.isEmpty() ? p.device : p.host, p.host.isEmpty() ? QString() : p.device);
+        });
+        a->setToolTip(p.host + QLatin1Char('\n') + p.device);
+    }
+    if (pairs.empty())
+        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
+    else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear"), this, [this] {
+            clearRecentPairs();
+            rebuildRecentMenu();
+            m_start->refresh();
+        });
+    }
+}
+
+void MainWindow::setSamplePair(const QString &host, const QString &device)
+{
+    m_sampleHost = host;
+    m_sampleDevice = device;
+    m_start->setSampleAvailable(!device.isEmpty());
+}
+
+void MainWindow::openSample()
+{
+    if (m_sampleDevice.isEmpty()) {
+        m_statusLabel->setText(tr("The bundled sample pair was not found."));
+        return;
+    }
+    AnalysisRequest r = m_template;
+    r.hostPath = m_sampleHost.toStdString();
+    r.devicePath = m_sampleDevice.toStdString();
+    r.rolesGiven = true;
+    openRequest(r);
+}
+
+void MainWindow::openFiles(const QString &first, const QString &second)
+{
+    AnalysisRequest r = m_template;
+    if (second.isEmpty()) {
+        r.hostPath.clear();
+        r.devicePath = first.toStdString();
+    } else {
+        r.hostPath = first.toStdString();
+        r.devicePath = second.toStdString();
+    }
+    r.rolesGiven = false;
+    openRequest(r);
+}
+
+void MainWindow::openRequest(AnalysisRequest request)
+{
+    m_loading = {QString::fromStdString(request.hostPath), QString::fromStdString(request.devicePath)};
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("loading %p%"));
+    m_progress->show();
+    m_cancel->show();
+    m_statusLabel->setText(tr("Loading %1\u2026").arg(m_loading.label()));
+    m_stepGeneration++;
+    m_loader->start(std::move(request));
+}
+
+bool MainWindow::isLoading() const
+{
+    return m_loader->busy();
+}
+
+void MainWindow::showOpenDialog()
+{
+    OpenPairDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString a = dialog.firstFile(), b = dialog.secondFile();
+    if (a.isEmpty())
+        std::swap(a, b);
+    AnalysisRequest r = m_template;
+    if (auto rank = dialog.rank())
+        r.rank = *rank;
+    r.hostPath = b.isEmpty() ? std::string() : a.toStdString();
+    r.devicePath = b.isEmpty() ? a.toStdString() : b.toStdString();
+    r.rolesGiven = false;
+    openRequest(r);
+}
+
+void MainWindow::onProgress(const QString &stage, double fraction)
+{
+    m_progress->setValue(int(fraction * 1000));
+    m_progress->setFormat(stage + QStringLiteral(" %p%"));
+}
+
+void MainWindow::onTimelineReady(std::shared_ptr<TimelineModel> model)
+{
+    m_model = model;
+    m_analysis.reset();
+    m_cp.reset();
+    m_timeline->setModel(model);
+    m_search->setTimeline(model);
+    m_details->model()->setSources(nullptr, model);
+    m_cpPanel->clear();
+    m_cpPanel->setBusy(tr("Computing the critical path\u2026"));
+    m_stack->setCurrentWidget(m_timeline);
+    m_timeline->plot()->setFocus();
+    const QString name = m_loading.label();
+    setWindowTitle(name + QStringLiteral(" \u2014 Syncscope"));
+    m_statusLabel->setText(tr("%1 ops on the timeline; analysing\u2026").arg(number(qint64(model->layout.itemCount))));
+    updateExportActions();
+    Q_EMIT timelineShown();
+}
+
+void MainWindow::onFinished(std::shared_ptr<LoadResult> result)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    const Analysis &a = *result->analysis;
+    m_diagnostics->model()->setDiagnostics(a.diagnostics.items());
+    const int errors = a.diagnostics.count(Severity::Error), warnings = a.diagnostics.count(Severity::Warning);
+    m_diagLabel->setText(errors || warnings ? tr("%1 errors, %2 warnings").arg(errors).arg(warnings) : QString());
+    if (!a.inputsOk) {
+        const bool cancelled = a.diagnostics.find("load.cancelled") != nullptr;
+        m_analysis.reset();
+        if (cancelled) {
+            m_statusLabel->setText(tr("Loading was cancelled."));
+        } else {
+            m_statusLabel->setText(tr("Could not open %1 (see Diagnostics).").arg(m_loading.label()));
+            m_diagDock->show();
+            m_diagDock->raise();
+            if (m_interactive) {
+                QStringList lines;
+                for (const Diagnostic &d : a.diagnostics.items())
+                    if (d.severity == Severity::Error)
+                        lines << QString::fromStdString(d.message);
+                QMessageBox::critical(this, tr("Could not open the traces"), lines.join(QLatin1Char('\n')));
+            }
+        }
+        if (!m_model)
+            m_stack->setCurrentWidget(m_start);
+        updateExportActions();
+        Q_EMIT loadFinished(false);
+        return;
+    }
+    m_analysis = result->analysis;
+    m_model = result->model;
+    if (m_model != m_timeline->plot()->sharedModel()) { // timelineReady was superseded: show this one
+        m_timeline->setModel(m_model);
+        m_search->setTimeline(m_model);
+        m_stack->setCurrentWidget(m_timeline);
+    }
+    m_details->model()->setSources(m_analysis, m_model);
+    m_cpFirst = m_template.cpa.instanceFirst;
+    m_cpLast = m_template.cpa.instanceLast;
+    std::shared_ptr<const CriticalPathResult> cp;
+    if (a.criticalPath)
+        cp = std::shared_ptr<const CriticalPathResult>(m_analysis, &*a.criticalPath);
+    applyCriticalPath(cp, std::move(result->edges));
+    addRecentPair({QString::fromStdString(a.hostPath), QString::fromStdString(a.devicePath)});
+    rebuildRecentMenu();
+    m_start->refresh();
+    if (errors) {
+        m_diagDock->show();
+        m_diagDock->raise();
+    }
+    Q_EMIT loadFinished(true);
+}
+
+void MainWindow::applyCriticalPath(std::shared_ptr<const CriticalPathResult> cp, EdgeIndex edges)
+{
+    m_cp = cp;
+    if (m_model) {
+        m_model->edges = std::move(edges);
+        m_model->criticalEvents = cp && cp->success ? cp->criticalEvents : std::vector<uint32_t>{};
+        m_model->layout.setCritical(m_model->criticalEvents);
+        m_timeline->modelChanged();
+        m_details->model()->setEvent(m_timeline->plot()->selection()->event());
+    }
+    m_cpPanel->setPath(cp, m_model, stepNames(), m_cpFirst, m_cpLast);
+    updateStatus();
+    updateExportActions();
+    Q_EMIT criticalPathChanged();
+}
+
+QStringList MainWindow::stepNames() const
+{
+    QStringList names;
+    if (!m_cp || !m_model || !m_model->trace)
+        return names;
+    const int count = m_cp->window.instanceCount;
+    if (count <= 1 || m_cp->window.wholeTrace)
+        return names;
+    // HTA counts every row whose name contains the annotation, in time order.
+    const KinetoTrace &t = *m_model->trace;
+    const std::string &ann = m_analysis ? m_analysis->request.cpa.annotation : m_template.cpa.annotation;
+    std::vector<std::pair<int64_t, uint32_t>> rows;
+    for (uint32_t i = 0; i < t.events.size(); ++i)
+        if (t.events[i].kind != EventKind::Metadata && t.events[i].kind != EventKind::Flow &&
+            t.str(t.events[i].name).find(ann) != std::string_view::npos)
+            rows.push_back({t.events[i].tsNs, i});
+    std::stable_sort(rows.begin(), rows.end());
+    // HTA's loader leaves out trailing rows of the last step, so the first `count` rows are the instances.
+    for (int k = 0; k < count; ++k) {
+        if (static_cast<int>(rows.size()) >= count) {
+            const uint32_t ev = rows[static_cast<size_t>(k)].second;
+            const auto n = t.str(t.events[ev].name);
+            QString label = QStringLiteral("%1: ").arg(k) + QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
+            if (t.events[ev].kind != EventKind::UserAnnotation)
+                label += QStringLiteral(" (") + QString::fromStdString(m_model->laneName(ev)) + QLatin1Char(')');
+            names << label;
+        } else {
+            names << tr("Instance %1").arg(k);
+        }
+    }
+    return names;
+}
+
+void MainWindow::showStep(int first, int last)
+{
+    if (!m_analysis || !m_model)
+        return;
+    m_cpFirst = first;
+    m_cpLast = last;
+    m_cpPanel->setBusy(tr("Computing the critical path\u2026"));
+    const quint64 generation = ++m_stepGeneration;
+    auto analysis = m_analysis;
+    auto model = m_model;
+    QPointer<MainWindow> self(this);
+    QThreadPool::globalInstance()->start([self, generation, analysis, model, first, last] {
+        CriticalPathOptions opts = analysis->request.cpa;
+        opts.instanceFirst = first;
+        opts.instanceLast = last;
+        Diagnostics diag;
+        auto cp = std::make_shared<CriticalPathResult>(analyzeCriticalPath(*analysis->device, opts, diag));
+        auto edges = std::make_shared<EdgeIndex>(buildEdgeIndex(*model, *analysis, cp->success ? cp.get() : nullptr));
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, cp, edges] {
+                if (!self || generation != self->m_stepGeneration)
+                    return;
+                self->applyCriticalPath(cp, std::move(*edges));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::updateStatus()
+{
+    m_statusLabel->setText(statusSummary());
+}
+
+QString MainWindow::statusSummary() const
+{
+    if (!m_analysis || !m_model)
+        return {};
+    const Analysis &a = *m_analysis;
+    QStringList parts;
+    if (a.link) {
+        const LinkCounts &c = a.link->counts;
+        parts << tr("Link coverage %1 % (%2 / %3 host ops)")
+                     .arg(100.0 * a.link->coverage(), 0, 'f', 1)
+                     .arg(number(c.hostOpsLinked), number(c.hostOpsWithTwin));
+    } else {
+        parts << tr("Device trace only (no host links)");
+    }
+    size_t gpu = 0;
+    for (const KinetoEvent &e : a.device->events)
+        gpu += isGpuActivity(e.kind);
+    parts << tr("%1 events, %2 on the timeline, %3 GPU ops")
+                 .arg(number(qint64(a.device->events.size())), number(qint64(m_model->layout.itemCount)),
+                      number(qint64(gpu)));
+    parts << tr("%1 sync edges").arg(number(qint64(a.syncEdges.size())));
+    if (m_cp && m_cp->success)
+        parts << tr("Critical path %1 (%2 ops)")
+                     .arg(QString::fromStdString(formatDuration(m_cp->weightUs * 1000)))
+                     .arg(m_cp->criticalEvents.size());
+    else if (m_cp)
+        parts << tr("No critical path");
+    return parts.join(QStringLiteral("  \u00b7  "));
+}
+
+void MainWindow::updateExportActions()
+{
+    for (auto &[kind, action] : m_exportActions) {
+        QString why;
+        const bool ok = m_analysis && canExport(*m_analysis, m_cp.get(), kind, &why);
+        action->setEnabled(ok);
+        action->setToolTip(ok ? exportTitle(kind) : why);
+    }
+}
+
+QAction *MainWindow::exportAction(ExportKind kind) const
+{
+    auto it = m_exportActions.find(kind);
+    return it == m_exportActions.end() ? nullptr : it->second;
+}
+
+void MainWindow::askExport(ExportKind kind)
+{
+    if (!m_analysis)
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(exportTitle(kind)),
+        exportSuggestedName(kind, QString::fromStdString(m_analysis->devicePath)), exportFilter(kind));
+    if (!path.isEmpty())
+        exportTo(kind, path);
+}
+
+void MainWindow::exportTo(ExportKind kind, const QString &path)
+{
+    if (!m_analysis) {
+        Q_EMIT exportFinished(false, tr("Nothing is loaded."));
+        return;
+    }
+    QPointer<QProgressDialog> progress;
+    if (m_interactive) {
+        progress = new QProgressDialog(tr("Writing %1\u2026").arg(QFileInfo(path).fileName()), QString(), 0, 0, this);
+        progress->setWindowTitle(tr("Export"));
+        progress->setMinimumDuration(300);
+        progress->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_statusLabel->setText(tr("Writing %1\u2026").arg(path));
+    auto analysis = m_analysis;
+    auto cp = m_cp;
+    QPointer<MainWindow> self(this);
+    const std::string target = path.toStdString();
+    QThreadPool::globalInstance()->start([self, analysis, cp, kind, target, progress] {
+        const ExportOutcome outcome = runExport(*analysis, cp.get(), kind, target);
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, outcome, progress] {
+                if (progress)
+                    progress->close();
+                if (!self)
+                    return;
+                self->m_statusLabel->setText(outcome.message);
+                if (self->m_interactive) {
+                    if (outcome.ok)
+                        QMessageBox::information(self, tr("Export"), outcome.message);
+                    else
+                        QMessageBox::warning(self, tr("Export failed"), outcome.message);
+                }
+                Q_EMIT self->exportFinished(outcome.ok, outcome.message);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void MainWindow::jumpTo(qint64 event)
+{
+    if (!m_model || event < 0)
+        return;
+    m_timeline->plot()->selection()->setEvent(event);
+    m_timeline->plot()->revealEvent(static_cast<uint32_t>(event));
+}
+
+bool MainWindow::selectByName(const QString &name)
+{
+    if (!m_model || !m_model->trace || name.isEmpty())
+        return false;
+    const KinetoTrace &t = *m_model->trace;
+    const std::string wanted = name.toStdString();
+    qint64 exact = -1, partial = -1;
+    for (uint32_t i = 0; i < t.events.size(); ++i) {
+        if (m_model->layout.pos(i).row < 0)
+            continue;
+        const std::string_view n = t.str(t.events[i].name);
+        auto earlier = [&](qint64 cur) {
+            return cur < 0 || m_model->startNs(i) < m_model->startNs(static_cast<uint32_t>(cur));
+        };
+        if (n == wanted) {
+            if (earlier(exact))
+                exact = i;
+        } else if (n.find(wanted) != std::string_view::npos && earlier(partial)) {
+            partial = i;
+        }
+    }
+    const qint64 ev = exact >= 0 ? exact : partial;
+    if (ev < 0)
+        return false;
+    jumpTo(ev);
+    return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.size() <= 2 &&
+        std::all_of(urls.begin(), urls.end(), [](const QUrl &u) { return u.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.isEmpty() || urls.size() > 2)
+        return;
+    const QString a = urls[0].toLocalFile();
+    const QString b = urls.size() > 1 ? urls[1].toLocalFile() : QString();
+    if (!isTraceFile(a) || (!b.isEmpty() && !isTraceFile(b)))
+        m_statusLabel->setText(tr("Opening files that do not end in .json or .gz; they are read by content."));
+    openFiles(a, b);
+    event->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    m_loader->cancel();
+    if (!m_interactive) {
+        QMainWindow::closeEvent(event);
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace syncscope::ui

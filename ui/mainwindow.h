@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// The inspector window: start page or timeline in the middle; details, critical
+// path, search and diagnostics in docks; File / View / Search / Help menus,
+// toolbar, status bar with the load progress and Cancel.
+#pragma once
+
+#include "exporter.h"
+#include "loader.h"
+#include "recentpairs.h"
+
+#include <QMainWindow>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+
+namespace syncscope::ui {
+
+class CriticalPathPanel;
+class DetailsPanel;
+class DiagnosticsPanel;
+class SearchPanel;
+class StartPage;
+class TimelineView;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Options every load starts from (link mode, rank, critical-path window), from the command line.
+    void setRequestTemplate(const AnalysisRequest &request) { m_template = request; }
+    // Opens one or two files in either order (the loader detects which is which).
+    void openFiles(const QString &first, const QString &second = {});
+    void openRequest(AnalysisRequest request);
+    void openSample();
+    void setSamplePair(const QString &host, const QString &device);
+    // Tests and screenshots: no modal dialogs (fatal errors and export results still go to the panels/status bar).
+    void setInteractive(bool on) { m_interactive = on; }
+    // The window size and dock layout of the last session.
+    void restoreLayout();
+    // Dock sizes for the current window size (the first start, screenshots).
+    void applyDefaultLayout();
+
+    bool isLoading() const;
+    std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
+    std::shared_ptr<const CriticalPathResult> criticalPath() const { return m_cp; }
+    TimelineView *timeline() const { return m_timeline; }
+    DetailsPanel *details() const { return m_details; }
+    SearchPanel *search() const { return m_search; }
+    CriticalPathPanel *criticalPathPanel() const { return m_cpPanel; }
+    DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
+    QAction *exportAction(ExportKind kind) const;
+    QString statusSummary() const;
+
+    // Selects the op and brings it into view.
+    void jumpTo(qint64 event);
+    // --select: the earliest op with exactly this name, else whose name contains it.
+    bool selectByName(const QString &name);
+    // Exports in the background; exportFinished reports the outcome.
+    void exportTo(ExportKind kind, const QString &path);
+    // Recomputes the critical path for annotation instances [first, last].
+    void showStep(int first, int last);
+
+Q_SIGNALS:
+    void timelineShown();
+    void loadFinished(bool ok);
+    void exportFinished(bool ok, const QString &message);
+    void criticalPathChanged();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createActions();
+    void createDocks();
+    void rebuildRecentMenu();
+    void onProgress(const QString &stage, double fraction);
+    void onTimelineReady(std::shared_ptr<TimelineModel> model);
+    void onFinished(std::shared_ptr<LoadResult> result);
+    void applyCriticalPath(std::shared_ptr<const CriticalPathResult> cp, EdgeIndex edges);
+    void updateStatus();
+    void updateExportActions();
+    void askExport(ExportKind kind);
+    void showOpenDialog();
+    QStringList stepNames() const;
+
+    AnalysisRequest m_template;
+    Loader *m_loader;
+    std::shared_ptr<const Analysis> m_analysis;
+    std::shared_ptr<TimelineModel> m_model;
+    std::shared_ptr<const CriticalPathResult> m_cp;
+    int m_cpFirst = 0, m_cpLast = 0;
+    quint64 m_stepGeneration = 0;
+    bool m_interactive = true;
+    QString m_sampleHost, m_sampleDevice;
+    RecentPair m_loading;
+
+    QStackedWidget *m_stack;
+    StartPage *m_start;
+    TimelineView *m_timeline;
+    DetailsPanel *m_details;
+    SearchPanel *m_search;
+    CriticalPathPanel *m_cpPanel;
+    DiagnosticsPanel *m_diagnostics;
+    QDockWidget *m_detailsDock = nullptr;
+    QDockWidget *m_searchDock = nullptr;
+    QDockWidget *m_cpDock = nullptr;
+    QDockWidget *m_diagDock = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    std::map<ExportKind, QAction *> m_exportActions;
+    QLabel *m_statusLabel;
+    QLabel *m_diagLabel;
+    QProgressBar *m_progress;
+    QPushButton *m_cancel;
+};
+
+} // namespace syncscope::ui

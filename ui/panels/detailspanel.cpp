@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#include "detailspanel.h"
+
+#include <QHeaderView>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace syncscope::ui {
+
+DetailsPanel::DetailsPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new DetailsModel(this))
+    , m_view(new QTreeView(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+    m_view->setModel(m_model);
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_view->header()->resizeSection(0, fontMetrics().horizontalAdvance(QStringLiteral("Record function id")) + 48);
+    m_view->header()->setStretchLastSection(true);
+    m_view->setMouseTracking(true);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        // Everything open except long lists (attributes, many GPU activities).
+        for (int r = 0; r < m_model->rowCount(); ++r) {
+            const QModelIndex sec = m_model->index(r, 0);
+            m_view->setExpanded(sec, true);
+            for (int c = 0; c < m_model->rowCount(sec); ++c) {
+                const QModelIndex sub = m_model->index(c, 0, sec);
+                m_view->setExpanded(sub, m_model->rowCount(sub) <= 8);
+            }
+        }
+    });
+    auto jump = [this](const QModelIndex &index) {
+        const QVariant t = index.siblingAtColumn(0).data(TargetEventRole);
+        if (t.isValid())
+            Q_EMIT eventRequested(t.toLongLong());
+    };
+    connect(m_view, &QTreeView::clicked, this, jump);
+    connect(m_view, &QTreeView::activated, this, jump);
+}
+
+} // namespace syncscope::ui

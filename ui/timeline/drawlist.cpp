@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "drawlist.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace syncscope::ui {
+
+RowWindow visibleWindow(const LaneRow &row, double t0, double t1)
+{
+    RowWindow w;
+    // Ends are ascending: the first event ending at or after t0 ...
+    w.first = static_cast<size_t>(
+        std::lower_bound(row.end.begin(), row.end.end(), t0, [](int64_t e, double t) { return double(e) < t; }) -
+        row.end.begin());
+    // ... up to the last one starting at or before t1.
+    w.last = static_cast<size_t>(
+        std::upper_bound(row.start.begin() + static_cast<std::ptrdiff_t>(w.first), row.start.end(), t1,
+                         [](double t, int64_t s) { return t < double(s); }) -
+        row.start.begin());
+    if (w.last < w.first)
+        w.last = w.first;
+    return w;
+}
+
+void buildDrawList(const LaneLayout &layout, const Viewport &view, const std::vector<uint32_t> &rows, double minPx,
+                   std::vector<DrawBox> &out, DrawListStats *stats)
+{
+    const double t0 = view.startNs, t1 = view.endNs();
+    const double minNs = minPx * view.nsPerPx;
+    for (uint32_t r : rows) {
+        if (r >= layout.rows.size())
+            continue;
+        const LaneRow &row = layout.rows[r];
+        const RowWindow w = visibleWindow(row, t0, t1);
+        if (stats) {
+            ++stats->rowsVisited;
+            stats->searches += 2;
+            stats->eventsCovered += w.last - w.first;
+        }
+        const auto startIt = row.start.begin();
+        size_t i = w.first;
+        while (i < w.last) {
+            DrawBox box;
+            box.row = r;
+            box.first = static_cast<uint32_t>(i);
+            box.event = row.event[i];
+            box.category = row.category[i];
+            box.x0 = view.toX(double(row.start[i]));
+            if (double(row.end[i] - row.start[i]) >= minNs) {
+                box.x1 = view.toX(double(row.end[i]));
+                box.critical = row.criticalIn(i, i + 1);
+                out.push_back(box);
+                ++i;
+                continue;
+            }
+            // A narrow event: fold it with every following narrow event that starts
+            // within minPx of the fold's end. All events starting before `limit` are
+            // taken in one binary search; only the last of them can be wide.
+            int64_t foldEnd = row.end[i];
+            size_t j = i + 1;
+            while (j < w.last) {
+                const double limit = double(foldEnd) + minNs;
+                if (double(row.start[j]) >= limit)
+                    break;
+                size_t k = static_cast<size_t>(
+                    std::lower_bound(startIt + static_cast<std::ptrdiff_t>(j), startIt + static_cast<std::ptrdiff_t>(w.last),
+                                     limit, [](int64_t s, double t) { return double(s) < t; }) -
+                    startIt);
+                if (stats)
+                    ++stats->searches;
+                if (double(row.end[k - 1] - row.start[k - 1]) >= minNs) {
+                    // The last one is wide: it gets its own box.
+                    if (k - 1 > j)
+                        foldEnd = row.end[k - 2];
+                    j = k - 1;
+                    break;
+                }
+                foldEnd = row.end[k - 1];
+                j = k;
+            }
+            box.count = static_cast<uint32_t>(j - i);
+            box.x1 = view.toX(double(foldEnd));
+            box.critical = row.criticalIn(i, j);
+            out.push_back(box);
+            i = j;
+        }
+    }
+}
+
+int64_t eventAt(const LaneRow &row, double t, double toleranceNs)
+{
+    // The first event ending at or after t either contains t or is the nearest on the
+    // right; the one before it is the nearest on the left.
+    const size_t n = row.size();
+    const size_t idx = static_cast<size_t>(
+        std::lower_bound(row.end.begin(), row.end.end(), t, [](int64_t e, double x) { return double(e) < x; }) -
+        row.end.begin());
+    int64_t best = -1;
+    double bestDist = toleranceNs;
+    if (idx < n) {
+        const double d = std::max(0.0, double(row.start[idx]) - t);
+        if (d <= bestDist) {
+            best = static_cast<int64_t>(idx);
+            bestDist = d;
+        }
+    }
+    if (idx > 0) {
+        const double d = t - double(row.end[idx - 1]);
+        if (d < bestDist || (best < 0 && d <= bestDist))
+            best = static_cast<int64_t>(idx - 1);
+    }
+    return best < 0 ? -1 : static_cast<int64_t>(row.event[static_cast<size_t>(best)]);
+}
+
+} // namespace syncscope::ui

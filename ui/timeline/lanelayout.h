@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// Lanes of the timeline, built once from the events (display-free).
+// One group per track (a CPU thread or a GPU stream); inside a group, events
+// are stacked into rows by nesting, parents on top: an event goes one row below
+// the innermost still-open event it starts inside. Events that overlap without
+// nesting (two kernels on one stream at once) therefore land on extra rows:
+// nothing is ever dropped. Every row is sorted by start and its events do not
+// overlap, so both starts and ends are ascending and a visible window is two
+// binary searches away.
+// Kineto rounds to the µs in older traces, so back-to-back GPU work often
+// "overlaps" by a nanosecond; an overlap up to kRoundingToleranceNs is taken as
+// back-to-back (the later box starts 1 ns later on screen; details show the
+// exact times) instead of opening an overlap row.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace syncscope::ui {
+
+enum class Category : uint8_t {
+    CpuOp,
+    Annotation,   // user annotations (ProfilerStep#N, record_function), also on GPU streams
+    Python,       // python_function
+    Runtime,      // CUDA/HIP runtime and driver calls
+    Kernel,
+    Memcpy,
+    Memset,
+    Sync,         // cuda_sync rows and synchronising runtime calls
+    Communication,// NCCL / RCCL kernels and collective ops
+    Other,
+};
+constexpr int kCategoryCount = 10;
+constexpr int64_t kRoundingToleranceNs = 1;
+const char *categoryName(Category c);
+
+struct LayoutItem {
+    int64_t startNs = 0; // relative to the trace origin
+    int64_t durNs = 0;   // >= 0
+    uint32_t event = 0;  // the caller's id (the Kineto event index)
+    uint32_t track = 0;  // index into the track list
+    uint8_t band = 0;    // independent row stacks inside a track (GPU: 0 annotations, 1 work, 2 cuda_sync)
+    Category category = Category::Other;
+};
+
+struct TrackInfo {
+    std::string name;    // lane label: "thread 31337 (python3)", "stream 7"
+    std::string process; // "python3 (pid 31337)", "GPU 0"
+    bool gpu = false;
+};
+
+struct LaneRow {
+    uint32_t group = 0;
+    uint8_t band = 0;
+    uint16_t depth = 0;                // row inside its band
+    std::vector<int64_t> start, end;   // ns, both ascending
+    std::vector<uint32_t> event;
+    std::vector<Category> category;
+    std::vector<uint32_t> criticalPrefix; // criticalPrefix[i] = critical events among [0, i)
+    size_t size() const { return event.size(); }
+    uint32_t criticalIn(size_t first, size_t last) const { return criticalPrefix[last] - criticalPrefix[first]; }
+};
+
+struct LaneGroup {
+    std::string name;
+    std::string process;
+    bool gpu = false;
+    uint32_t track = 0;
+    uint32_t firstRow = 0, rowCount = 0;
+    uint32_t overlapRows = 0; // GPU groups: extra rows of band 1 caused by overlapping work (flagged in the label)
+    uint64_t events = 0;
+};
+
+struct EventPos {
+    int32_t row = -1;   // -1: not on the timeline (flows, metadata)
+    uint32_t index = 0; // position in the row
+};
+
+struct LaneLayout {
+    std::vector<LaneGroup> groups; // in track order; tracks without events are left out
+    std::vector<LaneRow> rows;     // grouped: rows of group g are [firstRow, firstRow + rowCount)
+    std::vector<EventPos> eventPos;// indexed by event id
+    int64_t endNs = 0;             // latest end over all items
+    size_t itemCount = 0;
+
+    const EventPos &pos(uint32_t event) const
+    {
+        static const EventPos none;
+        return event < eventPos.size() ? eventPos[event] : none;
+    }
+    // Marks exactly these events as critical (rebuilds the prefix counts).
+    void setCritical(const std::vector<uint32_t> &events);
+    bool isCritical(uint32_t event) const;
+};
+
+// Lays out the items; `eventCount` bounds the event ids (eventPos size).
+LaneLayout buildLaneLayout(std::vector<LayoutItem> items, const std::vector<TrackInfo> &tracks, size_t eventCount);
+
+} // namespace syncscope::ui

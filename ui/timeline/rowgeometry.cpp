@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "rowgeometry.h"
+
+#include <algorithm>
+
+namespace syncscope::ui {
+
+void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &collapsed, int rowHeight,
+                        int headerHeight, int groupGap)
+{
+    items.clear();
+    rowItem.assign(layout.rows.size(), -1);
+    int y = 0;
+    const std::string *process = nullptr;
+    for (uint32_t g = 0; g < layout.groups.size(); ++g) {
+        const LaneGroup &group = layout.groups[g];
+        if (!process || *process != group.process || (g > 0 && layout.groups[g - 1].gpu != group.gpu)) {
+            process = &group.process;
+            Item h;
+            h.header = true;
+            h.y = y;
+            h.height = headerHeight;
+            h.group = g;
+            items.push_back(h);
+            y += headerHeight;
+        }
+        const bool isCollapsed = g < collapsed.size() && collapsed[g];
+        const uint32_t shown = isCollapsed ? std::min<uint32_t>(1, group.rowCount) : group.rowCount;
+        for (uint32_t r = 0; r < group.rowCount; ++r) {
+            const uint32_t row = group.firstRow + r;
+            if (r >= shown) {
+                rowItem[row] = rowItem[group.firstRow];
+                continue;
+            }
+            Item it;
+            it.y = y;
+            it.height = rowHeight;
+            it.row = row;
+            it.group = g;
+            it.groupFirst = r == 0;
+            rowItem[row] = static_cast<int32_t>(items.size());
+            items.push_back(it);
+            y += rowHeight;
+        }
+        y += groupGap;
+    }
+    totalHeight = y;
+}
+
+int RowGeometry::itemAtY(int y) const
+{
+    auto it = std::upper_bound(items.begin(), items.end(), y, [](int v, const Item &i) { return v < i.y; });
+    if (it == items.begin())
+        return -1;
+    --it;
+    if (y >= it->y + it->height)
+        return -1;
+    return static_cast<int>(it - items.begin());
+}
+
+std::vector<uint32_t> RowGeometry::rowsIn(int y0, int y1) const
+{
+    std::vector<uint32_t> out;
+    auto it = std::upper_bound(items.begin(), items.end(), y0, [](int v, const Item &i) { return v < i.y; });
+    if (it != items.begin())
+        --it;
+    for (; it != items.end() && it->y < y1; ++it)
+        if (!it->header && it->y + it->height > y0)
+            out.push_back(it->row);
+    return out;
+}
+
+int RowGeometry::rowCenterY(uint32_t layoutRow) const
+{
+    if (layoutRow >= rowItem.size() || rowItem[layoutRow] < 0)
+        return -1;
+    const Item &it = items[static_cast<size_t>(rowItem[layoutRow])];
+    return it.y + it.height / 2;
+}
+
+bool RowGeometry::rowShown(uint32_t layoutRow) const
+{
+    return layoutRow < rowItem.size() && rowItem[layoutRow] >= 0 &&
+           items[static_cast<size_t>(rowItem[layoutRow])].row == layoutRow;
+}
+
+} // namespace syncscope::ui

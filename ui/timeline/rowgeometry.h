@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// Vertical layout of the timeline (display-free): a header row per process,
+// then its lanes' rows; a collapsed lane shows only its first row.
+#pragma once
+
+#include "lanelayout.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace syncscope::ui {
+
+struct RowGeometry {
+    struct Item {
+        bool header = false;   // a process header (no events)
+        int y = 0, height = 0; // pixels from the top of the content
+        uint32_t row = 0;      // LaneLayout row (rows only)
+        uint32_t group = 0;    // LaneLayout group
+        bool groupFirst = false; // first shown row of its group (carries the lane label)
+    };
+    std::vector<Item> items;
+    std::vector<int32_t> rowItem; // LaneLayout row -> item; a hidden row maps to its group's first item
+    int totalHeight = 0;
+
+    void build(const LaneLayout &layout, const std::vector<bool> &collapsed, int rowHeight, int headerHeight,
+               int groupGap);
+    int itemAtY(int y) const;                      // -1 if none
+    std::vector<uint32_t> rowsIn(int y0, int y1) const; // LaneLayout rows whose items meet [y0, y1)
+    int rowCenterY(uint32_t layoutRow) const;      // -1 if unknown
+    bool rowShown(uint32_t layoutRow) const;       // false for the hidden rows of a collapsed lane
+};
+
+} // namespace syncscope::ui

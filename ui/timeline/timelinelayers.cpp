@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: MIT
+#include "timelinelayers.h"
+
+#include "timeformat.h"
+#include "timelineplot.h"
+
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <cmath>
+
+namespace syncscope::ui {
+
+namespace {
+
+constexpr double kMinBoxPx = 3.0;   // narrower events fold
+constexpr size_t kEdgeBudget = 2500; // per kind, before thinning to one arrow per pixel column
+
+double clampX(double x, const QRect &r)
+{
+    return std::clamp(x, double(r.left()) - 20000.0, double(r.right()) + 20000.0);
+}
+
+QString qstr(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+void drawArrow(QCPPainter *painter, QPointF from, QPointF to, double head)
+{
+    painter->drawLine(QLineF(from, to));
+    const double dx = to.x() - from.x(), dy = to.y() - from.y();
+    const double len = std::hypot(dx, dy);
+    if (len < 1)
+        return;
+    const double ux = dx / len, uy = dy / len;
+    const QPointF base(to.x() - ux * head, to.y() - uy * head);
+    const QPointF n(-uy * head * 0.45, ux * head * 0.45);
+    const QPointF tri[3] = {to, base + n, base - n};
+    painter->drawPolygon(tri, 3);
+}
+
+} // namespace
+
+TimelineLayerable::TimelineLayerable(TimelinePlot *plot, const QString &layer)
+    : QCPLayerable(plot, layer)
+    , m_plot(plot)
+{
+}
+
+void TimelineLayerable::applyDefaultAntialiasingHint(QCPPainter *painter) const
+{
+    painter->setAntialiasing(false);
+}
+
+QRect TimelineLayerable::clipRect() const
+{
+    return m_plot->plotRect();
+}
+
+void BoxLayer::draw(QCPPainter *painter)
+{
+    const TimelinePlot &p = *m_plot;
+    const TimelineColors &c = p.m_colors;
+    const QRect rect = p.plotRect();
+    PaintStats &stats = m_plot->m_stats;
+    stats = PaintStats{};
+    if (!p.m_model)
+        return;
+    const TimelineModel &model = *p.m_model;
+    const RowGeometry &geo = p.m_geometry;
+    const int y0 = p.m_scrollY, y1 = p.m_scrollY + rect.height();
+
+    // Lane stripes and process headers.
+    for (int i = std::max(0, geo.itemAtY(y0)); i >= 0 && i < int(geo.items.size()) && geo.items[i].y < y1; ++i) {
+        const auto &it = geo.items[i];
+        const QRect band(rect.left(), p.widgetY(it.y), rect.width(), it.height);
+        if (it.header)
+            painter->fillRect(band, c.header);
+        else if (it.group % 2)
+            painter->fillRect(band, c.laneStripe);
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    const Viewport view = p.viewport();
+    m_boxes.clear();
+    buildDrawList(model.layout, view, geo.rowsIn(y0, y1), kMinBoxPx, m_boxes);
+    stats.drawListMs = timer.nsecsElapsed() / 1e6;
+    stats.boxes = m_boxes.size();
+
+    const QFontMetrics fm(painter->font());
+    const int h = p.m_rowHeight - 2;
+    QPen criticalPen(c.critical, 2);
+    criticalPen.setJoinStyle(Qt::MiterJoin);
+    for (const DrawBox &b : m_boxes) {
+        const int rowY = geo.rowCenterY(b.row) - p.m_rowHeight / 2;
+        const double x0 = clampX(rect.left() + b.x0, rect), x1 = clampX(rect.left() + b.x1, rect);
+        const QRectF r(x0, p.widgetY(rowY) + 1, std::max(1.0, x1 - x0), h);
+        QColor fill = c.category[static_cast<int>(b.category)];
+        if (b.folded()) {
+            ++stats.foldedBoxes;
+            fill = c.dark ? fill.darker(135) : fill.darker(118);
+        }
+        painter->fillRect(r, fill);
+        if (b.critical) {
+            if (b.folded() || r.width() < 4) {
+                painter->fillRect(QRectF(r.left(), r.bottom() - 3, r.width(), 3), c.critical);
+            } else {
+                painter->setPen(criticalPen);
+                painter->setBrush(Qt::NoBrush);
+                painter->drawRect(r.adjusted(1, 1, -1, -1));
+            }
+        }
+        // Labels: only where they fit; a folded run says how many ops it holds.
+        const double visibleW = std::min(r.right(), double(rect.right())) - std::max(r.left(), double(rect.left()));
+        if (visibleW < 28)
+            continue;
+        QString text = b.folded() ? QStringLiteral("%1 ops").arg(b.count) : qstr(model.name(b.event));
+        text = fm.elidedText(text, Qt::ElideRight, int(visibleW) - 6);
+        if (text.size() <= 1)
+            continue;
+        painter->setPen(b.folded() ? textOn(fill).lighter(c.dark ? 80 : 160) : textOn(fill));
+        const QRectF tr(std::max(r.left(), double(rect.left())) + 3, r.top(), visibleW - 6, r.height());
+        painter->drawText(tr, Qt::AlignVCenter | Qt::AlignLeft, text);
+        ++stats.labels;
+    }
+
+    // The selected op, outlined wherever it is (even when folded into a run).
+    if (p.m_selection->hasEvent()) {
+        const uint32_t ev = static_cast<uint32_t>(p.m_selection->event());
+        const EventPos &pos = model.layout.pos(ev);
+        if (pos.row >= 0) {
+            const int rowY = geo.rowCenterY(static_cast<uint32_t>(pos.row)) - p.m_rowHeight / 2;
+            const double x0 = clampX(rect.left() + view.toX(model.startNs(ev)), rect);
+            const double x1 = clampX(rect.left() + view.toX(model.endNs(ev)), rect);
+            const double w = std::max(3.0, x1 - x0);
+            const QRectF r(x0 - (x1 - x0 < 3 ? 1 : 0), p.widgetY(rowY), w, p.m_rowHeight);
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(c.selection, 2.5));
+            painter->drawRect(r);
+        }
+    }
+}
+
+void EdgeLayer::draw(QCPPainter *painter)
+{
+    TimelinePlot &p = *m_plot;
+    if (!p.m_model)
+        return;
+    const TimelineModel &model = *p.m_model;
+    const TimelineColors &c = p.m_colors;
+    const QRect rect = p.plotRect();
+    const Viewport view = p.viewport();
+    painter->setAntialiasing(true);
+
+    auto pointOf = [&](uint32_t event, double t, QPointF &out) {
+        const EventPos &pos = model.layout.pos(event);
+        if (pos.row < 0)
+            return false;
+        const int cy = p.m_geometry.rowCenterY(static_cast<uint32_t>(pos.row));
+        if (cy < 0)
+            return false;
+        out = QPointF(clampX(rect.left() + view.toX(t), rect), p.widgetY(cy));
+        return true;
+    };
+    auto styleFor = [&](EdgeKind k, bool bold) {
+        QColor col = c.edge[static_cast<int>(k)];
+        double width = 1.0;
+        Qt::PenStyle style = Qt::SolidLine;
+        switch (k) {
+        case EdgeKind::Launch: width = 1.0; col.setAlpha(bold ? 255 : 170); break;
+        case EdgeKind::Sync: width = 1.6; style = Qt::DashLine; break;
+        case EdgeKind::CriticalPath: width = 2.4; break;
+        case EdgeKind::InterThread: width = 1.3; style = Qt::DotLine; break;
+        }
+        if (bold)
+            width += 1.5;
+        QPen pen(col, width, style, Qt::RoundCap, Qt::RoundJoin);
+        painter->setPen(pen);
+        painter->setBrush(col);
+        return width;
+    };
+    auto drawOne = [&](const TimelineEdge &e, double width) {
+        QPointF a, b;
+        if (!pointOf(e.from, e.fromNs, a) || !pointOf(e.to, e.toNs, b))
+            return false;
+        if ((a.y() < rect.top() && b.y() < rect.top()) || (a.y() > rect.bottom() && b.y() > rect.bottom()))
+            return false;
+        drawArrow(painter, a, b, 5 + 1.5 * width);
+        return true;
+    };
+
+    const double t0 = view.startNs, t1 = view.endNs();
+    for (int k = 0; k < kEdgeKindCount; ++k) {
+        const EdgeKind kind = static_cast<EdgeKind>(k);
+        if (!p.m_toggles->shown(kind))
+            continue;
+        m_ids.clear();
+        model.edges.visible(kind, t0, t1, view.nsPerPx, kEdgeBudget, m_ids);
+        const double w = styleFor(kind, false);
+        const auto &edges = model.edges.edges(kind);
+        for (uint32_t id : m_ids)
+            if (drawOne(edges[id], w))
+                ++p.m_stats.edges[k];
+    }
+    if (p.m_selection->hasEvent()) {
+        for (const EdgeRef &ref : model.edges.edgesOf(static_cast<uint32_t>(p.m_selection->event()))) {
+            const double w = styleFor(ref.kind, true);
+            if (drawOne(model.edges.edges(ref.kind)[ref.id], w))
+                ++p.m_stats.selectedEdges;
+        }
+    }
+}
+
+QRect LaneLabelLayer::clipRect() const
+{
+    const QRect r = m_plot->plotRect();
+    return QRect(0, r.top(), r.left(), r.height());
+}
+
+void LaneLabelLayer::draw(QCPPainter *painter)
+{
+    const TimelinePlot &p = *m_plot;
+    const TimelineColors &c = p.m_colors;
+    const QRect clip = clipRect();
+    painter->fillRect(clip, c.dark ? c.background.lighter(115) : c.background.darker(103));
+    if (!p.m_model)
+        return;
+    const LaneLayout &layout = p.m_model->layout;
+    const RowGeometry &geo = p.m_geometry;
+    const int y0 = p.m_scrollY, y1 = p.m_scrollY + clip.height();
+    QFont bold = painter->font();
+    bold.setBold(true);
+    const QFont normal = painter->font();
+    for (int i = std::max(0, geo.itemAtY(y0 - 200)); i >= 0 && i < int(geo.items.size()) && geo.items[i].y < y1; ++i) {
+        const auto &it = geo.items[i];
+        if (it.y + it.height < y0)
+            continue;
+        const LaneGroup &g = layout.groups[it.group];
+        const QRect band(0, p.widgetY(it.y), clip.width(), it.height);
+        if (it.header) {
+            painter->fillRect(band, c.header);
+            painter->setFont(bold);
+            painter->setPen(c.text);
+            painter->drawText(band.adjusted(6, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                              QFontMetrics(bold).elidedText(QString::fromStdString(g.process), Qt::ElideRight,
+                                                            band.width() - 10));
+            painter->setFont(normal);
+            continue;
+        }
+        if (!it.groupFirst)
+            continue;
+        if (it.group % 2)
+            painter->fillRect(QRect(0, band.top(), clip.width(), int(std::min<uint32_t>(g.rowCount, 1) * it.height)),
+                              c.laneStripe);
+        const bool collapsed = p.groupCollapsed(it.group);
+        QString label = (g.rowCount > 1 ? QString(collapsed ? QStringLiteral("\u25b8 ") : QStringLiteral("\u25be "))
+                                        : QStringLiteral("   ")) +
+                        QString::fromStdString(g.name);
+        if (collapsed && g.rowCount > 1)
+            label += QStringLiteral("  (%1 rows)").arg(g.rowCount);
+        const QFontMetrics fm(normal);
+        painter->setPen(c.text);
+        QString note;
+        if (g.overlapRows)
+            note = QStringLiteral("  \u26a0 +%1 overlap").arg(g.overlapRows);
+        const int noteW = note.isEmpty() ? 0 : fm.horizontalAdvance(note);
+        const QRect textRect = band.adjusted(6, 0, -4 - noteW, 0);
+        painter->drawText(textRect, Qt::AlignVCenter | Qt::AlignLeft,
+                          fm.elidedText(label, Qt::ElideRight, textRect.width()));
+        if (!note.isEmpty()) {
+            painter->setPen(c.critical);
+            painter->drawText(band.adjusted(0, 0, -4, 0), Qt::AlignVCenter | Qt::AlignRight, note);
+        }
+    }
+    painter->setPen(c.separator);
+    painter->drawLine(QLineF(clip.right(), clip.top(), clip.right(), clip.bottom()));
+}
+
+void OverlayLayer::draw(QCPPainter *painter)
+{
+    const TimelinePlot &p = *m_plot;
+    const TimelineColors &c = p.m_colors;
+    const QRect rect = p.plotRect();
+    if (!p.m_model) {
+        painter->setPen(c.textDim);
+        painter->drawText(rect, Qt::AlignCenter, QStringLiteral("No trace loaded"));
+        return;
+    }
+    if (!p.m_measure)
+        return;
+    const Viewport view = p.viewport();
+    const double x0 = clampX(rect.left() + view.toX(p.m_measure->t0), rect);
+    const double x1 = clampX(rect.left() + view.toX(p.m_measure->t1), rect);
+    const QRectF band(x0, rect.top(), std::max(1.0, x1 - x0), rect.height());
+    painter->fillRect(band, c.measureFill);
+    painter->setPen(QPen(c.measureEdge, 1));
+    painter->drawLine(QLineF(x0, rect.top(), x0, rect.bottom()));
+    painter->drawLine(QLineF(x1, rect.top(), x1, rect.bottom()));
+    const QString text = QString::fromStdString(formatDuration(p.m_measure->t1 - p.m_measure->t0));
+    QFont f = painter->font();
+    f.setBold(true);
+    painter->setFont(f);
+    const QFontMetrics fm(f);
+    const int w = fm.horizontalAdvance(text) + 12, h = fm.height() + 6;
+    const double cx = std::clamp((x0 + x1) / 2, double(rect.left()) + w / 2, double(rect.right()) - w / 2);
+    const QRectF box(cx - w / 2.0, rect.top() + 4, w, h);
+    painter->setAntialiasing(true);
+    painter->setBrush(c.measureEdge);
+    painter->setPen(Qt::NoPen);
+    painter->drawRoundedRect(box, 4, 4);
+    painter->setPen(Qt::white);
+    painter->drawText(box, Qt::AlignCenter, text);
+}
+
+} // namespace syncscope::ui

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// The QCustomPlot layerables that paint the timeline: boxes from the draw list,
+// edges, lane labels in the left margin, and the measurement overlay. They only
+// paint what TimelinePlot's view and the draw list say; no event loops here.
+#pragma once
+
+#include "drawlist.h"
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace syncscope::ui {
+
+class TimelinePlot;
+
+class TimelineLayerable : public QCPLayerable
+{
+public:
+    TimelineLayerable(TimelinePlot *plot, const QString &layer);
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter *painter) const override;
+    QRect clipRect() const override;
+    TimelinePlot *m_plot;
+};
+
+class BoxLayer : public TimelineLayerable
+{
+public:
+    using TimelineLayerable::TimelineLayerable;
+
+protected:
+    void draw(QCPPainter *painter) override;
+
+private:
+    std::vector<DrawBox> m_boxes; // reused between paints
+};
+
+class EdgeLayer : public TimelineLayerable
+{
+public:
+    using TimelineLayerable::TimelineLayerable;
+
+protected:
+    void draw(QCPPainter *painter) override;
+
+private:
+    std::vector<uint32_t> m_ids;
+};
+
+class LaneLabelLayer : public TimelineLayerable
+{
+public:
+    using TimelineLayerable::TimelineLayerable;
+
+protected:
+    QRect clipRect() const override;
+    void draw(QCPPainter *painter) override;
+};
+
+class OverlayLayer : public TimelineLayerable
+{
+public:
+    using TimelineLayerable::TimelineLayerable;
+
+protected:
+    void draw(QCPPainter *painter) override;
+};
+
+} // namespace syncscope::ui

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: MIT
+#include "timelineplot.h"
+
+#include "timeaxisticker.h"
+#include "timeformat.h"
+#include "timelinelayers.h"
+
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace syncscope::ui {
+
+namespace {
+constexpr double kKeyZoom = 1.5;
+constexpr double kKeyPan = 0.2;      // of the width
+constexpr int kGestureGapMs = 600;   // wheel/key bursts closer than this are one history entry
+constexpr int kClickSlop = 4;
+} // namespace
+
+TimelinePlot::TimelinePlot(QWidget *parent)
+    : QCustomPlot(parent)
+    , m_selection(new Selection(this))
+    , m_toggles(new EdgeToggles(this))
+    , m_history(new ZoomHistory(this))
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    xAxis->setVisible(false);
+    yAxis->setVisible(false);
+    xAxis2->setVisible(true);
+    xAxis2->setTicker(QSharedPointer<QCPAxisTicker>(new TimeAxisTicker));
+    xAxis2->grid()->setVisible(true);
+    xAxis2->grid()->setSubGridVisible(false);
+    xAxis2->setSubTicks(true);
+    xAxis2->setTickLabelPadding(3);
+    yAxis->grid()->setVisible(false);
+    axisRect()->setAutoMargins(QCP::msTop);
+    axisRect()->setMargins(QMargins(m_labelWidth, 0, 6, 2));
+    m_boxLayer = new BoxLayer(this, QStringLiteral("main"));
+    m_edgeLayer = new EdgeLayer(this, QStringLiteral("main"));
+    m_labelLayer = new LaneLabelLayer(this, QStringLiteral("overlay"));
+    m_overlayLayer = new OverlayLayer(this, QStringLiteral("overlay"));
+    m_rowHeight = QFontMetrics(font()).height() + 6;
+    setColors(timelineColors(isDarkPalette(palette())));
+    applyRange({0, 1000});
+    connect(m_selection, &Selection::changed, this, [this] { refresh(); });
+    connect(m_toggles, &EdgeToggles::changed, this, [this] { refresh(); });
+}
+
+void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
+{
+    m_model = std::move(model);
+    m_selection->clear();
+    m_measure.reset();
+    m_history->clear();
+    m_collapsed.assign(m_model ? m_model->layout.groups.size() : 0, false);
+    m_scrollY = 0;
+    rebuildGeometry();
+    applyRange(m_model ? TimeRange{0, std::max(1.0, m_model->spanNs())} : TimeRange{0, 1000});
+    Q_EMIT scrollChanged(m_scrollY);
+}
+
+void TimelinePlot::modelChanged()
+{
+    rebuildGeometry();
+    refresh();
+}
+
+void TimelinePlot::setColors(const TimelineColors &colors)
+{
+    m_colors = colors;
+    applyColors();
+    refresh();
+}
+
+void TimelinePlot::setLabelWidth(int px)
+{
+    m_labelWidth = px;
+    axisRect()->setMargins(QMargins(m_labelWidth, 0, 6, 2));
+    refresh();
+}
+
+void TimelinePlot::applyColors()
+{
+    const TimelineColors &c = m_colors;
+    setBackground(c.background);
+    axisRect()->setBackground(c.background);
+    QCPAxis *ax = xAxis2;
+    ax->setBasePen(QPen(c.axis));
+    ax->setTickPen(QPen(c.axis));
+    ax->setSubTickPen(QPen(c.axis));
+    ax->setTickLabelColor(c.text);
+    ax->setLabelColor(c.text);
+    ax->grid()->setPen(QPen(c.grid, 1, Qt::SolidLine));
+}
+
+// --- the view -------------------------------------------------------------
+
+QRect TimelinePlot::plotRect() const
+{
+    return axisRect()->rect();
+}
+
+int TimelinePlot::visibleHeight() const
+{
+    return plotRect().height();
+}
+
+TimeRange TimelinePlot::range() const
+{
+    return {xAxis2->range().lower, xAxis2->range().upper};
+}
+
+Viewport TimelinePlot::viewport() const
+{
+    const TimeRange r = range();
+    return Viewport::fit(r.t0, r.t1, std::max(1, plotRect().width()));
+}
+
+void TimelinePlot::applyRange(const TimeRange &r)
+{
+    const double span = m_model ? std::max(1.0, m_model->spanNs()) : 1000.0;
+    Viewport v = Viewport::fit(r.t0, r.t1, std::max(1, plotRect().width())).clamped(0, span);
+    const TimeRange clamped{v.startNs, v.endNs()};
+    if (clamped == range())
+        return;
+    xAxis2->setRange(clamped.t0, clamped.t1);
+    xAxis->setRange(clamped.t0, clamped.t1);
+    refresh();
+    Q_EMIT rangeChanged();
+}
+
+void TimelinePlot::setRange(const TimeRange &r)
+{
+    m_history->record(range());
+    m_gestureActive = false;
+    applyRange(r);
+}
+
+void TimelinePlot::beginGesture()
+{
+    if (!m_gestureActive || !m_gestureClock.isValid() || m_gestureClock.elapsed() > kGestureGapMs)
+        m_history->record(range());
+    m_gestureActive = true;
+    m_gestureClock.restart();
+}
+
+void TimelinePlot::zoomBy(double factor, double x)
+{
+    const Viewport v = viewport();
+    if (x < 0)
+        x = v.widthPx / 2.0;
+    beginGesture();
+    const Viewport z = v.zoomedAt(x, factor);
+    applyRange({z.startNs, z.endNs()});
+}
+
+void TimelinePlot::panBy(double dxPx)
+{
+    beginGesture();
+    const Viewport v = viewport().panned(dxPx);
+    applyRange({v.startNs, v.endNs()});
+}
+
+void TimelinePlot::fitAll()
+{
+    if (m_model)
+        setRange({0, std::max(1.0, m_model->spanNs())});
+}
+
+bool TimelinePlot::fitSelection()
+{
+    double t0, t1;
+    if (m_measure) {
+        t0 = m_measure->t0;
+        t1 = m_measure->t1;
+    } else if (m_model && m_selection->hasEvent()) {
+        const uint32_t ev = static_cast<uint32_t>(m_selection->event());
+        t0 = m_model->startNs(ev);
+        t1 = m_model->endNs(ev);
+    } else {
+        return false;
+    }
+    const double pad = std::max(50.0, (t1 - t0) * 0.1);
+    setRange({t0 - pad, t1 + pad});
+    return true;
+}
+
+void TimelinePlot::zoomBack()
+{
+    if (m_history->canGoBack()) {
+        m_gestureActive = false;
+        applyRange(m_history->back(range()));
+    }
+}
+
+void TimelinePlot::zoomForward()
+{
+    if (m_history->canGoForward()) {
+        m_gestureActive = false;
+        applyRange(m_history->forward(range()));
+    }
+}
+
+void TimelinePlot::revealEvent(uint32_t ev)
+{
+    if (!m_model)
+        return;
+    const EventPos &pos = m_model->layout.pos(ev);
+    if (pos.row >= 0) {
+        const uint32_t group = m_model->layout.rows[pos.row].group;
+        if (groupCollapsed(group) && !m_geometry.rowShown(static_cast<uint32_t>(pos.row)))
+            setGroupCollapsed(group, false);
+        const int cy = m_geometry.rowCenterY(static_cast<uint32_t>(pos.row));
+        if (cy >= 0 && (cy - m_rowHeight < m_scrollY || cy + m_rowHeight > m_scrollY + visibleHeight()))
+            setScrollY(cy - visibleHeight() / 3);
+    }
+    const double t0 = m_model->startNs(ev), t1 = m_model->endNs(ev);
+    const Viewport v = viewport();
+    const double widthPx = (t1 - t0) / v.nsPerPx;
+    const bool inView = t0 >= v.startNs && t1 <= v.endNs();
+    if (inView && widthPx >= 4)
+        return;
+    if (widthPx >= 4 && widthPx <= 0.8 * v.widthPx) {
+        const double mid = (t0 + t1) / 2;
+        setRange({mid - v.spanNs() / 2, mid + v.spanNs() / 2});
+        return;
+    }
+    // Too small (or too large) at this zoom: show it with context around it.
+    const double span = std::max({1000.0, (t1 - t0) * 8, m_model->spanNs() / 100});
+    const double mid = (t0 + t1) / 2;
+    setRange({mid - span / 2, mid + span / 2});
+}
+
+void TimelinePlot::setScrollY(int y)
+{
+    y = std::clamp(y, 0, std::max(0, m_geometry.totalHeight - visibleHeight()));
+    if (y == m_scrollY)
+        return;
+    m_scrollY = y;
+    refresh();
+    Q_EMIT scrollChanged(y);
+}
+
+void TimelinePlot::setGroupCollapsed(uint32_t group, bool collapsed)
+{
+    if (group >= m_collapsed.size() || m_collapsed[group] == collapsed)
+        return;
+    m_collapsed[group] = collapsed;
+    rebuildGeometry();
+    refresh();
+}
+
+bool TimelinePlot::groupCollapsed(uint32_t group) const
+{
+    return group < m_collapsed.size() && m_collapsed[group];
+}
+
+void TimelinePlot::clearMeasurement()
+{
+    if (!m_measure)
+        return;
+    m_measure.reset();
+    refresh();
+    Q_EMIT measurementChanged();
+}
+
+void TimelinePlot::rebuildGeometry()
+{
+    if (m_model)
+        m_geometry.build(m_model->layout, m_collapsed, m_rowHeight, m_rowHeight, 4);
+    else
+        m_geometry = RowGeometry{};
+    Q_EMIT contentHeightChanged(m_geometry.totalHeight);
+    setScrollY(m_scrollY);
+}
+
+void TimelinePlot::refresh()
+{
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+int TimelinePlot::contentY(int wy) const
+{
+    return wy - plotRect().top() + m_scrollY;
+}
+
+int TimelinePlot::widgetY(int cy) const
+{
+    return cy - m_scrollY + plotRect().top();
+}
+
+// --- geometry ----------------------------------------------------------------
+
+qint64 TimelinePlot::eventAt(const QPoint &pos) const
+{
+    if (!m_model || !plotRect().contains(pos))
+        return -1;
+    const int item = m_geometry.itemAtY(contentY(pos.y()));
+    if (item < 0 || m_geometry.items[item].header)
+        return -1;
+    const Viewport v = viewport();
+    const double t = v.toTime(pos.x() - plotRect().left());
+    return ui::eventAt(m_model->layout.rows[m_geometry.items[item].row], t, 3 * v.nsPerPx);
+}
+
+QPoint TimelinePlot::eventPoint(uint32_t ev) const
+{
+    if (!m_model)
+        return {-1, -1};
+    const EventPos &pos = m_model->layout.pos(ev);
+    if (pos.row < 0 || !m_geometry.rowShown(static_cast<uint32_t>(pos.row)))
+        return {-1, -1};
+    const Viewport v = viewport();
+    const double x0 = std::max(0.0, v.toX(m_model->startNs(ev)));
+    const double x1 = std::min(double(v.widthPx - 1), v.toX(m_model->endNs(ev)));
+    if (x1 < x0)
+        return {-1, -1};
+    const QPoint p(plotRect().left() + int((x0 + x1) / 2), widgetY(m_geometry.rowCenterY(static_cast<uint32_t>(pos.row))));
+    return plotRect().contains(p) ? p : QPoint(-1, -1);
+}
+
+// --- input ---------------------------------------------------------------------
+
+void TimelinePlot::toggleGroupAt(const QPoint &pos)
+{
+    const int item = m_geometry.itemAtY(contentY(pos.y()));
+    if (item < 0)
+        return;
+    const auto &it = m_geometry.items[item];
+    if (!it.header && m_model && m_model->layout.groups[it.group].rowCount > 1)
+        setGroupCollapsed(it.group, !groupCollapsed(it.group));
+}
+
+void TimelinePlot::mousePressEvent(QMouseEvent *event)
+{
+    setFocus(Qt::MouseFocusReason);
+    if (event->button() != Qt::LeftButton)
+        return;
+    m_pressPos = event->position().toPoint();
+    m_pressRange = range();
+    m_pressScroll = m_scrollY;
+    const QRect rect = plotRect();
+    if (m_pressPos.x() < rect.left() && m_pressPos.y() >= rect.top())
+        m_drag = Drag::Label;
+    else if (!rect.contains(m_pressPos))
+        m_drag = Drag::None;
+    else if (event->modifiers() & Qt::ShiftModifier)
+        m_drag = Drag::Measure;
+    else
+        m_drag = Drag::Pending;
+}
+
+void TimelinePlot::mouseMoveEvent(QMouseEvent *event)
+{
+    const QPoint pos = event->position().toPoint();
+    const QRect rect = plotRect();
+    if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() > kClickSlop) {
+        m_drag = Drag::Pan;
+        m_history->record(m_pressRange);
+        m_gestureActive = false;
+    }
+    if (m_drag == Drag::Pan) {
+        const Viewport v = Viewport::fit(m_pressRange.t0, m_pressRange.t1, std::max(1, rect.width()));
+        const Viewport moved = v.panned(double(m_pressPos.x() - pos.x()));
+        applyRange({moved.startNs, moved.endNs()});
+        setScrollY(m_pressScroll + m_pressPos.y() - pos.y());
+        return;
+    }
+    if (m_drag == Drag::Measure) {
+        const Viewport v = viewport();
+        double a = v.toTime(m_pressPos.x() - rect.left()), b = v.toTime(pos.x() - rect.left());
+        if (a > b)
+            std::swap(a, b);
+        m_measure = TimeRange{a, b};
+        refresh();
+        Q_EMIT measurementChanged();
+        return;
+    }
+    if (m_drag == Drag::None && rect.contains(pos)) {
+        const qint64 ev = eventAt(pos);
+        Q_EMIT eventHovered(ev);
+        if (ev >= 0 && m_model) {
+            const uint32_t e = static_cast<uint32_t>(ev);
+            QToolTip::showText(event->globalPosition().toPoint(),
+                               QString::fromUtf8(m_model->name(e).data(), qsizetype(m_model->name(e).size())) +
+                                   QStringLiteral("\n") +
+                                   QString::fromStdString(formatDuration(m_model->endNs(e) - m_model->startNs(e))),
+                               this);
+        } else {
+            QToolTip::hideText();
+        }
+    }
+}
+
+void TimelinePlot::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    const QPoint pos = event->position().toPoint();
+    switch (m_drag) {
+    case Drag::Pending:
+        clearMeasurement();
+        m_selection->setEvent(eventAt(pos));
+        break;
+    case Drag::Label:
+        if ((pos - m_pressPos).manhattanLength() <= kClickSlop)
+            toggleGroupAt(pos);
+        break;
+    case Drag::Measure:
+        if (m_measure && m_measure->t1 <= m_measure->t0)
+            clearMeasurement();
+        break;
+    default:
+        break;
+    }
+    m_drag = Drag::None;
+}
+
+void TimelinePlot::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    const qint64 ev = eventAt(event->position().toPoint());
+    if (ev < 0)
+        return;
+    m_selection->setEvent(ev);
+    fitSelection();
+}
+
+void TimelinePlot::wheelEvent(QWheelEvent *event)
+{
+    const QPoint delta = event->angleDelta();
+    const QRect rect = plotRect();
+    if (event->modifiers() & Qt::ShiftModifier) {
+        const int d = delta.y() != 0 ? delta.y() : delta.x();
+        setScrollY(m_scrollY - d * m_rowHeight * 3 / 120);
+    } else if (delta.y() != 0) {
+        zoomBy(std::pow(1.2, delta.y() / 120.0), event->position().x() - rect.left());
+    } else if (delta.x() != 0) {
+        panBy(-delta.x() * rect.width() / 1200.0);
+    }
+    event->accept();
+}
+
+void TimelinePlot::keyPressEvent(QKeyEvent *event)
+{
+    const QRect rect = plotRect();
+    const QPoint cursor = mapFromGlobal(QCursor::pos());
+    const double anchor = rect.contains(cursor) ? cursor.x() - rect.left() : -1;
+    const bool alt = event->modifiers() & Qt::AltModifier;
+    switch (event->key()) {
+    case Qt::Key_W:
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(kKeyZoom, anchor);
+        break;
+    case Qt::Key_S:
+    case Qt::Key_Minus:
+        zoomBy(1 / kKeyZoom, anchor);
+        break;
+    case Qt::Key_A:
+        panBy(-kKeyPan * rect.width());
+        break;
+    case Qt::Key_D:
+        panBy(kKeyPan * rect.width());
+        break;
+    case Qt::Key_Left:
+        if (alt)
+            zoomBack();
+        else
+            panBy(-kKeyPan * rect.width());
+        break;
+    case Qt::Key_Right:
+        if (alt)
+            zoomForward();
+        else
+            panBy(kKeyPan * rect.width());
+        break;
+    case Qt::Key_Backspace:
+        zoomBack();
+        break;
+    case Qt::Key_Up:
+        setScrollY(m_scrollY - m_rowHeight * 2);
+        break;
+    case Qt::Key_Down:
+        setScrollY(m_scrollY + m_rowHeight * 2);
+        break;
+    case Qt::Key_PageUp:
+        setScrollY(m_scrollY - visibleHeight() * 9 / 10);
+        break;
+    case Qt::Key_PageDown:
+        setScrollY(m_scrollY + visibleHeight() * 9 / 10);
+        break;
+    case Qt::Key_0:
+        fitAll();
+        break;
+    case Qt::Key_F:
+        fitSelection();
+        break;
+    case Qt::Key_Escape:
+        clearMeasurement();
+        m_selection->clear();
+        break;
+    default:
+        QCustomPlot::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelinePlot::resizeEvent(QResizeEvent *event)
+{
+    const TimeRange r = range();
+    QCustomPlot::resizeEvent(event);
+    // Keep the time range; the scale follows the new width.
+    xAxis2->setRange(r.t0, r.t1);
+    setScrollY(m_scrollY);
+}
+
+bool TimelinePlot::event(QEvent *e)
+{
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange) {
+        const bool dark = isDarkPalette(palette());
+        if (dark != m_colors.dark)
+            setColors(timelineColors(dark));
+    }
+    return QCustomPlot::event(e);
+}
+
+} // namespace syncscope::ui

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// The timeline widget: a QCustomPlot whose time axis is the top axis and whose
+// content is painted by layers from the draw list (timelinelayers.h). It owns the
+// view (visible time range, vertical scroll, collapsed lanes) and handles input:
+// wheel / W S zoom, drag / A D pan, Shift-drag measure, click select, 0 / F fit,
+// Alt+Left / Alt+Right zoom history.
+#pragma once
+
+#include "drawlist.h"
+#include "edgetoggles.h"
+#include "rowgeometry.h"
+#include "selection.h"
+#include "timelinemodel.h"
+#include "zoomhistory.h"
+#include "../theme.h"
+
+#include <qcustomplot.h>
+
+#include <QElapsedTimer>
+
+#include <array>
+#include <memory>
+#include <optional>
+
+namespace syncscope::ui {
+
+class BoxLayer;
+class EdgeLayer;
+class LaneLabelLayer;
+class OverlayLayer;
+
+struct PaintStats {
+    size_t boxes = 0, foldedBoxes = 0, labels = 0;
+    std::array<size_t, kEdgeKindCount> edges{}; // arrows drawn per kind (toggles)
+    size_t selectedEdges = 0;                   // arrows of the selected op
+    double drawListMs = 0;                      // time spent building the draw list
+};
+
+class TimelinePlot : public QCustomPlot
+{
+    Q_OBJECT
+public:
+    explicit TimelinePlot(QWidget *parent = nullptr);
+
+    void setModel(std::shared_ptr<TimelineModel> model);
+    const TimelineModel *model() const { return m_model.get(); }
+    std::shared_ptr<TimelineModel> sharedModel() const { return m_model; }
+    // The model's edges or critical flags changed (stage 2, another step).
+    void modelChanged();
+
+    Selection *selection() const { return m_selection; }
+    EdgeToggles *edgeToggles() const { return m_toggles; }
+    ZoomHistory *zoomHistory() const { return m_history; }
+
+    // --- the view ---
+    TimeRange range() const;
+    Viewport viewport() const;
+    void setRange(const TimeRange &r);          // records the old range in the history
+    void zoomBy(double factor, double x = -1);  // x in plot pixels (-1: centre)
+    void panBy(double dxPx);
+    void fitAll();
+    bool fitSelection();                        // the measured span, else the selected op
+    void zoomBack();
+    void zoomForward();
+    void revealEvent(uint32_t event);           // scroll/zoom so the op is in view
+    int scrollY() const { return m_scrollY; }
+    void setScrollY(int y);
+    int contentHeight() const { return m_geometry.totalHeight; }
+    int visibleHeight() const;
+    void setGroupCollapsed(uint32_t group, bool collapsed);
+    bool groupCollapsed(uint32_t group) const;
+    std::optional<TimeRange> measurement() const { return m_measure; }
+    void clearMeasurement();
+
+    // --- geometry (also for tests) ---
+    qint64 eventAt(const QPoint &pos) const;     // widget coordinates; -1 if none
+    QPoint eventPoint(uint32_t event) const;     // a point inside the op's box, or (-1, -1)
+    QRect plotRect() const;                      // where events are drawn
+    const RowGeometry &geometry() const { return m_geometry; }
+    int rowHeight() const { return m_rowHeight; }
+    const PaintStats &lastPaintStats() const { return m_stats; }
+    const TimelineColors &colors() const { return m_colors; }
+    void setColors(const TimelineColors &colors);
+    void setLabelWidth(int px);
+
+Q_SIGNALS:
+    void rangeChanged();
+    void scrollChanged(int y);
+    void contentHeightChanged(int height);
+    void measurementChanged();
+    void eventHovered(qint64 event);
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    bool event(QEvent *event) override;
+
+private:
+    friend class BoxLayer;
+    friend class EdgeLayer;
+    friend class LaneLabelLayer;
+    friend class OverlayLayer;
+
+    void applyRange(const TimeRange &r); // no history
+    void beginGesture();                 // records once per burst of wheel/keys
+    void rebuildGeometry();
+    void refresh();
+    void applyColors();
+    int contentY(int widgetY) const;     // widget y -> content y
+    int widgetY(int contentY) const;
+    void toggleGroupAt(const QPoint &pos);
+
+    std::shared_ptr<TimelineModel> m_model;
+    Selection *m_selection;
+    EdgeToggles *m_toggles;
+    ZoomHistory *m_history;
+    BoxLayer *m_boxLayer;
+    EdgeLayer *m_edgeLayer;
+    LaneLabelLayer *m_labelLayer;
+    OverlayLayer *m_overlayLayer;
+    TimelineColors m_colors;
+    RowGeometry m_geometry;
+    std::vector<bool> m_collapsed;
+    int m_scrollY = 0;
+    int m_rowHeight = 20;
+    int m_labelWidth = 230;
+    PaintStats m_stats;
+
+    enum class Drag { None, Pending, Pan, Measure, Label };
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    TimeRange m_pressRange;
+    int m_pressScroll = 0;
+    std::optional<TimeRange> m_measure;
+    QElapsedTimer m_gestureClock;
+    bool m_gestureActive = false;
+};
+
+} // namespace syncscope::ui
