@@ -51,6 +51,17 @@ void Diagnostics::append(const Diagnostics &other)
     }
 }
 
+void Diagnostics::appendNew(const Diagnostics &other)
+{
+    for (const auto &d : other.m_items) {
+        bool known = false;
+        for (const auto &mine : m_items)
+            known |= mine.code == d.code && mine.file == d.file && mine.message == d.message;
+        if (!known)
+            m_items.push_back(d);
+    }
+}
+
 bool Diagnostics::hasErrors() const
 {
     return count(Severity::Error) > 0;

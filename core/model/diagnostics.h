@@ -34,6 +34,9 @@ public:
     void error(std::string code, std::string message, std::string file = {}, int64_t offset = -1);
 
     void append(const Diagnostics &other);
+    // Like append, but skips entries this list already has with the same code,
+    // file and message (two analyses reporting the same fact about one trace).
+    void appendNew(const Diagnostics &other);
 
     const std::vector<Diagnostic> &items() const { return m_items; }
     bool hasErrors() const;

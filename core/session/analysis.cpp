@@ -46,6 +46,26 @@ void checkPair(Analysis &a)
                      a.host->path);
 }
 
+// Coverage is reported loudly: nothing linked, or little of what could be.
+void reportCoverage(const Analysis &a, Diagnostics &diag)
+{
+    const LinkCounts &c = a.link->counts;
+    if (c.hostOpsLinked == 0) {
+        diag.warning("link.nothing_linked",
+                     "no host op could be linked to the Kineto trace: " +
+                         std::string(a.request.mode == LinkMode::Chakra
+                                         ? "chakra_trace_link matches only by Record function id, which this trace "
+                                           "lacks or does not share with the ET (try the default mode)"
+                                         : "the traces share neither ids nor op sequences; are they from the same run?"),
+                     a.hostPath);
+    } else if (c.hostOpsWithTwin > 0 && c.hostOpsLinked * 2 < c.hostOpsWithTwin) {
+        diag.warning("link.low_coverage",
+                     "only " + std::to_string(c.hostOpsLinked) + " of " + std::to_string(c.hostOpsWithTwin) +
+                         " host ops with a same-named Kineto op were linked; the pair may come from different runs",
+                     a.hostPath);
+    }
+}
+
 } // namespace
 
 int64_t kinetoProcessId(const KinetoTrace &trace)
@@ -173,13 +193,14 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         opts.cancel = request.cancel;
         a->link = linkTraces(*a->host, *a->device, opts, a->linkSyncEdges, linkDiag);
         a->times.linkSeconds = secondsSince(t2);
+        reportCoverage(*a, linkDiag);
     }
     if (cpaTask.valid())
         cpaTask.get();
     // Merged in a fixed order so the report does not depend on thread timing.
     diag.append(syncDiag);
-    diag.append(cpaDiag);
-    diag.append(linkDiag);
+    diag.appendNew(cpaDiag);
+    diag.appendNew(linkDiag);
     cancelled();
     return a;
 }

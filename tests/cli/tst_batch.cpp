@@ -66,6 +66,7 @@ private slots:
     void outputIsAtomic();
     void deviceOnlyCriticalPath();
     void samplePair();
+    void wrongPairIsFlagged();
 };
 
 void TestBatch::helpAndVersion()
@@ -273,6 +274,18 @@ void TestBatch::samplePair()
     QCOMPARE(r.code, 0);
     QVERIFY(r.err.contains("ProfilerStep#2"));
     QVERIFY(r.err.contains("Stream Wait Event"));
+}
+
+void TestBatch::wrongPairIsFlagged()
+{
+    REQUIRE_SHARED_DATA();
+    // PARAM's resnet ET and resnet Kineto trace come from different runs (pids 1734239 and 23442).
+    const Run r = syncscope(
+        {"--batch", "--host",
+         QString::fromStdString(testutil::sharedData("host_only/param_resnet_1.1.0-chakra.0.0.4.et.json.gz")),
+         "--device", QString::fromStdString(testutil::sharedData("device_only/param_resnet.kineto.json.gz"))});
+    QVERIFY2(r.err.contains("look like different runs"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("1734239") && r.err.contains("23442"), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestBatch)
