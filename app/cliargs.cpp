@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cliargs.h"
 
+#include <cctype>
 #include <cstring>
 
 namespace syncscope {
@@ -178,7 +179,10 @@ std::string manPage()
     for (const auto &o : cliOptions()) {
         if (std::strcmp(section, o.section) != 0) {
             section = o.section;
-            s += std::string(".SH ") + esc(section) + "\n";
+            std::string heading = esc(section);
+            for (char &c : heading) // man pages use upper-case section headings
+                c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            s += ".SH " + heading + "\n";
         }
         s += ".TP\n.B " + esc(o.name) + (o.valueName ? std::string(" \\fI") + esc(o.valueName) + "\\fR" : "") + "\n" +
              esc(o.help) + "\n";
