@@ -50,12 +50,13 @@ std::string formatDuration(double ns, int decimals)
 
 TimeUnit unitForStep(double stepNs)
 {
-    return unitFor(stepNs);
+    return unitFor(stepNs * 10);
 }
 
 std::string formatTick(double ns, double stepNs)
 {
-    const TimeUnit u = unitFor(stepNs);
+    // The unit of ten steps: 250 µs steps read "0.25 ms, 0.50 ms", not "250 µs ... 2250 µs".
+    const TimeUnit u = unitFor(stepNs * 10);
     const double step = stepNs / u.ns;
     int decimals = 0;
     while (decimals < 6 && std::fabs(step * std::pow(10, decimals) - std::round(step * std::pow(10, decimals))) > 1e-6)

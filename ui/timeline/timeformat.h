@@ -10,7 +10,7 @@ namespace syncscope::ui {
 // `decimals` more when given (>= 0).
 std::string formatDuration(double ns, int decimals = -1);
 
-// The unit an axis with ticks `stepNs` apart should use, and its size in ns.
+// The unit an axis with ticks `stepNs` apart uses (that of ten steps), and its size in ns.
 struct TimeUnit {
     const char *suffix; // "ns", "µs", "ms", "s"
     double ns;          // 1, 1e3, 1e6, 1e9

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+// Lane layout, level of detail (draw list), hit testing, edge culling and row
+// geometry: the display-free half of the timeline.
+#include "timeline/drawlist.h"
+#include "timeline/edgeindex.h"
+#include "timeline/lanelayout.h"
+#include "timeline/rowgeometry.h"
+
+#include <QTest>
+
+#include <numeric>
+
+using namespace syncscope::ui;
+
+namespace {
+
+// "start:dur" pairs on one track (event ids in order).
+LaneLayout layoutOf(const std::vector<std::pair<int64_t, int64_t>> &spans, bool gpu = false)
+{
+    std::vector<LayoutItem> items;
+    for (size_t i = 0; i < spans.size(); ++i) {
+        LayoutItem it;
+        it.startNs = spans[i].first;
+        it.durNs = spans[i].second;
+        it.event = static_cast<uint32_t>(i);
+        it.band = gpu ? 1 : 0;
+        it.category = gpu ? Category::Kernel : Category::CpuOp;
+        items.push_back(it);
+    }
+    return buildLaneLayout(items, {{"lane", "proc", gpu}}, spans.size());
+}
+
+// n back-to-back events of `dur` ns starting at 0, `gap` ns apart.
+std::vector<std::pair<int64_t, int64_t>> run(size_t n, int64_t dur, int64_t gap, int64_t from = 0)
+{
+    std::vector<std::pair<int64_t, int64_t>> s;
+    for (size_t i = 0; i < n; ++i)
+        s.push_back({from + int64_t(i) * (dur + gap), dur});
+    return s;
+}
+
+} // namespace
+
+class TestDrawList : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void nesting_data();
+    void nesting();
+    void overlapsAreNeverDropped();
+    void roundingOverlapStaysOnItsRow();
+    void tracksBecomeGroups();
+    void visibleWindow_data();
+    void visibleWindow();
+    void folding_data();
+    void folding();
+    void costDependsOnPixels();
+    void foldCountsCritical();
+    void hitTest_data();
+    void hitTest();
+    void edgesVisible();
+    void edgesThinnedPerPixel();
+    void edgesOfEvent();
+    void rowGeometryCollapse();
+};
+
+void TestDrawList::nesting_data()
+{
+    QTest::addColumn<QList<qint64>>("spans"); // start, dur, start, dur, ...
+    QTest::addColumn<QList<int>>("depths");   // per event
+    QTest::newRow("flat") << QList<qint64>{0, 10, 10, 10, 25, 5} << QList<int>{0, 0, 0};
+    QTest::newRow("parent child grandchild")
+        << QList<qint64>{0, 100, 10, 50, 20, 10} << QList<int>{0, 1, 2};
+    QTest::newRow("two children") << QList<qint64>{0, 100, 10, 20, 40, 20} << QList<int>{0, 1, 1};
+    QTest::newRow("same start: longer is parent")
+        << QList<qint64>{0, 10, 0, 100} << QList<int>{1, 0};
+    QTest::newRow("child ends with parent") << QList<qint64>{0, 100, 50, 50, 100, 10} << QList<int>{0, 1, 0};
+    QTest::newRow("zero-length inside") << QList<qint64>{0, 100, 30, 0, 40, 10} << QList<int>{0, 1, 1};
+}
+
+void TestDrawList::nesting()
+{
+    QFETCH(QList<qint64>, spans);
+    QFETCH(QList<int>, depths);
+    std::vector<std::pair<int64_t, int64_t>> s;
+    for (int i = 0; i + 1 < spans.size(); i += 2)
+        s.push_back({spans[i], spans[i + 1]});
+    const LaneLayout l = layoutOf(s);
+    for (int i = 0; i < depths.size(); ++i) {
+        const EventPos &p = l.pos(uint32_t(i));
+        QVERIFY(p.row >= 0);
+        QCOMPARE(int(l.rows[p.row].depth), depths[i]);
+    }
+    // Rows: ascending starts and ends, no overlaps.
+    for (const LaneRow &row : l.rows)
+        for (size_t i = 1; i < row.size(); ++i) {
+            QVERIFY(row.start[i] >= row.end[i - 1]);
+            QVERIFY(row.end[i] >= row.end[i - 1]);
+        }
+}
+
+void TestDrawList::overlapsAreNeverDropped()
+{
+    // Three kernels on one stream overlapping each other (not nested).
+    const LaneLayout l = layoutOf({{0, 100}, {50, 100}, {90, 100}, {300, 10}}, true);
+    QCOMPARE(l.itemCount, size_t(4));
+    QCOMPARE(l.groups.size(), size_t(1));
+    QCOMPARE(l.groups[0].rowCount, 3u);
+    QCOMPARE(l.groups[0].overlapRows, 2u);
+    size_t placed = 0;
+    for (const LaneRow &r : l.rows)
+        placed += r.size();
+    QCOMPARE(placed, size_t(4));
+    QCOMPARE(l.rows[l.pos(0).row].depth, uint16_t(0));
+    QCOMPARE(l.rows[l.pos(1).row].depth, uint16_t(1));
+    QCOMPARE(l.rows[l.pos(2).row].depth, uint16_t(2));
+    QCOMPARE(l.rows[l.pos(3).row].depth, uint16_t(0)); // after the overlap, back on the first row
+}
+
+void TestDrawList::roundingOverlapStaysOnItsRow()
+{
+    // 1 ns "overlap" from µs rounding: same row, shown from where the previous ends.
+    LaneLayout l = layoutOf({{0, 100}, {99, 50}}, true);
+    QCOMPARE(l.rows.size(), size_t(1));
+    QCOMPARE(l.rows[0].start[1], int64_t(100));
+    QCOMPARE(l.rows[0].end[1], int64_t(149));
+    QCOMPARE(l.groups[0].overlapRows, 0u);
+    // 2 ns is a real overlap: a second row, flagged.
+    l = layoutOf({{0, 100}, {98, 50}}, true);
+    QCOMPARE(l.rows.size(), size_t(2));
+    QCOMPARE(l.groups[0].overlapRows, 1u);
+}
+
+void TestDrawList::tracksBecomeGroups()
+{
+    std::vector<LayoutItem> items = {
+        {0, 10, 0, 1, 1, Category::Kernel},  {5, 10, 1, 0, 0, Category::CpuOp},
+        {0, 30, 2, 1, 0, Category::Annotation}, {40, 1, 3, 1, 2, Category::Sync},
+        {20, 5, 4, 3, 0, Category::Other}, // track 2 has no events: no group
+    };
+    const LaneLayout l = buildLaneLayout(items, {{"t0", "p", false}, {"s7", "GPU", true}, {"empty", "p", false},
+                                                 {"t3", "p", false}},
+                                         5);
+    QCOMPARE(l.groups.size(), size_t(3));
+    QCOMPARE(QString::fromStdString(l.groups[0].name), QStringLiteral("t0"));
+    QCOMPARE(QString::fromStdString(l.groups[1].name), QStringLiteral("s7"));
+    QCOMPARE(QString::fromStdString(l.groups[2].name), QStringLiteral("t3"));
+    // GPU group: annotation band, work band, sync band -> three rows in that order.
+    QCOMPARE(l.groups[1].rowCount, 3u);
+    QCOMPARE(l.pos(2).row, int32_t(l.groups[1].firstRow));
+    QCOMPARE(l.pos(0).row, int32_t(l.groups[1].firstRow + 1));
+    QCOMPARE(l.pos(3).row, int32_t(l.groups[1].firstRow + 2));
+    QCOMPARE(l.endNs, int64_t(41));
+}
+
+void TestDrawList::visibleWindow_data()
+{
+    QTest::addColumn<double>("t0");
+    QTest::addColumn<double>("t1");
+    QTest::addColumn<int>("first");
+    QTest::addColumn<int>("last");
+    // Events [0,10) [20,30) [40,50) [60,70)
+    QTest::newRow("all") << -5.0 << 100.0 << 0 << 4;
+    QTest::newRow("middle two") << 25.0 << 45.0 << 1 << 3;
+    QTest::newRow("gap only") << 31.0 << 39.0 << 2 << 2;
+    QTest::newRow("touching ends count") << 30.0 << 40.0 << 1 << 3;
+    QTest::newRow("before all") << -50.0 << -1.0 << 0 << 0;
+    QTest::newRow("after all") << 71.0 << 90.0 << 4 << 4;
+    QTest::newRow("inside one") << 62.0 << 63.0 << 3 << 4;
+}
+
+void TestDrawList::visibleWindow()
+{
+    QFETCH(double, t0);
+    QFETCH(double, t1);
+    QFETCH(int, first);
+    QFETCH(int, last);
+    const LaneLayout l = layoutOf(run(4, 10, 10));
+    const RowWindow w = syncscope::ui::visibleWindow(l.rows[0], t0, t1);
+    QCOMPARE(int(w.first), first);
+    QCOMPARE(int(w.last), last);
+}
+
+void TestDrawList::folding_data()
+{
+    QTest::addColumn<int>("n");
+    QTest::addColumn<qint64>("dur");
+    QTest::addColumn<qint64>("gap");
+    QTest::addColumn<double>("t0");
+    QTest::addColumn<double>("t1");
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("boxes");
+    QTest::addColumn<int>("folded");
+    // 100 events of 10 ns, back to back, over 1000 ns.
+    QTest::newRow("1 px/ns: all drawn") << 100 << qint64(10) << qint64(0) << 0.0 << 1000.0 << 1000 << 100 << 0;
+    QTest::newRow("0.1 px/ns: one fold") << 100 << qint64(10) << qint64(0) << 0.0 << 1000.0 << 100 << 1 << 1;
+    QTest::newRow("zoomed into 10 events") << 100 << qint64(10) << qint64(0) << 200.0 << 300.0 << 100 << 12 << 0;
+    // Gaps wider than 3 px split folds: 1 ns events every 100 ns at 0.1 px/ns = 10 px apart.
+    QTest::newRow("sparse tiny events") << 10 << qint64(1) << qint64(99) << 0.0 << 1000.0 << 100 << 10 << 0;
+    // Gaps under 3 px fold: 1 ns events every 20 ns at 0.1 px/ns = 2 px apart.
+    QTest::newRow("dense tiny events") << 50 << qint64(1) << qint64(19) << 0.0 << 1000.0 << 100 << 1 << 1;
+}
+
+void TestDrawList::folding()
+{
+    QFETCH(int, n);
+    QFETCH(qint64, dur);
+    QFETCH(qint64, gap);
+    QFETCH(double, t0);
+    QFETCH(double, t1);
+    QFETCH(int, width);
+    QFETCH(int, boxes);
+    QFETCH(int, folded);
+    const LaneLayout l = layoutOf(run(size_t(n), dur, gap));
+    std::vector<DrawBox> out;
+    buildDrawList(l, Viewport::fit(t0, t1, width), {0}, 3.0, out);
+    QCOMPARE(int(out.size()), boxes);
+    QCOMPARE(int(std::count_if(out.begin(), out.end(), [](const DrawBox &b) { return b.folded(); })), folded);
+    // Never dropping: the boxes cover every event in the window, each exactly once, in order.
+    const RowWindow w = syncscope::ui::visibleWindow(l.rows[0], t0, t1 + 0.0);
+    uint32_t next = uint32_t(w.first);
+    for (const DrawBox &b : out) {
+        QCOMPARE(b.first, next);
+        next += b.count;
+        QVERIFY(b.x1 >= b.x0);
+    }
+    QCOMPARE(next, uint32_t(w.last));
+}
+
+void TestDrawList::costDependsOnPixels()
+{
+    // One row of a million 10 ns events: zoomed out over 1000 px, the draw list has at
+    // most a few hundred boxes and needs about one binary search per 3 px.
+    const LaneLayout l = layoutOf(run(1'000'000, 10, 5));
+    std::vector<DrawBox> out;
+    DrawListStats stats;
+    buildDrawList(l, Viewport::fit(0, double(l.endNs), 1000), {0}, 3.0, out, &stats);
+    QVERIFY2(out.size() <= 1000 / 3 + 1, qPrintable(QString::number(out.size())));
+    QVERIFY2(stats.searches <= 2 + 2 * (1000 / 3 + 1), qPrintable(QString::number(stats.searches)));
+    uint64_t covered = 0;
+    for (const DrawBox &b : out)
+        covered += b.count;
+    QCOMPARE(covered, uint64_t(1'000'000));
+    // Zoomed in on 100 ns: only the dozen events there.
+    out.clear();
+    buildDrawList(l, Viewport::fit(500'000, 500'100, 1000), {0}, 3.0, out);
+    QCOMPARE(out.size(), size_t(8));
+    QVERIFY(std::none_of(out.begin(), out.end(), [](const DrawBox &b) { return b.folded(); }));
+}
+
+void TestDrawList::foldCountsCritical()
+{
+    LaneLayout l = layoutOf(run(100, 10, 0));
+    l.setCritical({3, 4, 50, 99});
+    QVERIFY(l.isCritical(50));
+    QVERIFY(!l.isCritical(51));
+    std::vector<DrawBox> out;
+    buildDrawList(l, Viewport::fit(0, 1000, 100), {0}, 3.0, out);
+    QCOMPARE(out.size(), size_t(1));
+    QCOMPARE(out[0].critical, 4u);
+    out.clear();
+    buildDrawList(l, Viewport::fit(0, 1000, 1000), {0}, 3.0, out);
+    QCOMPARE(out[4].critical, 1u);
+    QCOMPARE(out[5].critical, 0u);
+    l.setCritical({});
+    QVERIFY(!l.isCritical(50));
+}
+
+void TestDrawList::hitTest_data()
+{
+    QTest::addColumn<double>("t");
+    QTest::addColumn<double>("tolerance");
+    QTest::addColumn<qint64>("event");
+    // Events [0,10) [20,30) [40,50)
+    QTest::newRow("inside first") << 5.0 << 0.0 << qint64(0);
+    QTest::newRow("inside last") << 45.0 << 0.0 << qint64(2);
+    QTest::newRow("gap, no tolerance") << 15.0 << 0.0 << qint64(-1);
+    QTest::newRow("gap, nearer left") << 12.0 << 3.0 << qint64(0);
+    QTest::newRow("gap, nearer right") << 18.0 << 3.0 << qint64(1);
+    QTest::newRow("after all, within") << 52.0 << 3.0 << qint64(2);
+    QTest::newRow("after all, beyond") << 60.0 << 3.0 << qint64(-1);
+    QTest::newRow("before all") << -2.0 << 3.0 << qint64(0);
+}
+
+void TestDrawList::hitTest()
+{
+    QFETCH(double, t);
+    QFETCH(double, tolerance);
+    QFETCH(qint64, event);
+    const LaneLayout l = layoutOf(run(3, 10, 10));
+    QCOMPARE(qint64(eventAt(l.rows[0], t, tolerance)), event);
+}
+
+void TestDrawList::edgesVisible()
+{
+    EdgeIndex index;
+    index.add({0, 1, 0, 10, EdgeKind::Launch});
+    index.add({2, 3, 100, 110, EdgeKind::Launch});
+    index.add({4, 5, 5, 10000, EdgeKind::CriticalPath}); // long: spans any view
+    index.add({6, 7, 500, 300, EdgeKind::Sync});          // backwards in time
+    index.finish();
+    std::vector<uint32_t> ids;
+    index.visible(EdgeKind::Launch, 50, 200, 1, 100, ids);
+    QCOMPARE(ids.size(), size_t(1));
+    QCOMPARE(index.edges(EdgeKind::Launch)[ids[0]].from, 2u);
+    ids.clear();
+    index.visible(EdgeKind::CriticalPath, 5000, 6000, 1, 100, ids);
+    QCOMPARE(ids.size(), size_t(1));
+    ids.clear();
+    index.visible(EdgeKind::Sync, 350, 360, 1, 100, ids);
+    QCOMPARE(ids.size(), size_t(1));
+    ids.clear();
+    index.visible(EdgeKind::Launch, 20, 90, 1, 100, ids);
+    QCOMPARE(ids.size(), size_t(0));
+    QCOMPARE(index.total(), size_t(4));
+}
+
+void TestDrawList::edgesThinnedPerPixel()
+{
+    EdgeIndex index;
+    for (uint32_t i = 0; i < 10000; ++i) // an edge every 1 ns
+        index.add({i, i + 1, double(i), double(i) + 0.5, EdgeKind::Launch});
+    index.finish();
+    std::vector<uint32_t> ids;
+    index.visible(EdgeKind::Launch, 0, 10000, 10.0, 100000, ids); // under budget: all
+    QCOMPARE(ids.size(), size_t(10000));
+    ids.clear();
+    index.visible(EdgeKind::Launch, 0, 10000, 10.0, 50, ids); // over budget: one per 10 ns column after 51
+    QVERIFY2(ids.size() <= 51 + 10000 / 10 + 1, qPrintable(QString::number(ids.size())));
+    QVERIFY(ids.size() >= 10000 / 10);
+    QVERIFY(std::is_sorted(ids.begin(), ids.end()));
+}
+
+void TestDrawList::edgesOfEvent()
+{
+    EdgeIndex index;
+    index.add({1, 2, 0, 1, EdgeKind::Launch});
+    index.add({2, 3, 1, 2, EdgeKind::Sync});
+    index.add({4, 2, 1, 2, EdgeKind::InterThread});
+    index.finish();
+    const auto refs = index.edgesOf(2);
+    QCOMPARE(refs.size(), size_t(3));
+    QCOMPARE(index.edgesOf(9).size(), size_t(0));
+    QCOMPARE(index.edgesOf(4).size(), size_t(1));
+    QCOMPARE(int(index.edgesOf(4)[0].kind), int(EdgeKind::InterThread));
+}
+
+void TestDrawList::rowGeometryCollapse()
+{
+    std::vector<LayoutItem> items = {
+        {0, 100, 0, 0, 0, Category::CpuOp}, {10, 10, 1, 0, 0, Category::CpuOp}, {12, 2, 2, 0, 0, Category::CpuOp},
+        {0, 10, 3, 1, 1, Category::Kernel},
+    };
+    const LaneLayout l = buildLaneLayout(items, {{"t", "p", false}, {"s", "GPU", true}}, 4);
+    RowGeometry g;
+    g.build(l, {false, false}, 20, 18, 4);
+    // header(18) + 3 rows + gap, header(18) + 1 row + gap
+    QCOMPARE(g.totalHeight, 18 + 60 + 4 + 18 + 20 + 4);
+    QCOMPARE(g.rowCenterY(2), 18 + 40 + 10);
+    QCOMPARE(g.rowsIn(0, 1000).size(), size_t(4));
+    QCOMPARE(g.rowsIn(18, 38), std::vector<uint32_t>{0});
+    QCOMPARE(g.itemAtY(5), 0);
+    QVERIFY(g.items[0].header);
+    g.build(l, {true, false}, 20, 18, 4);
+    QCOMPARE(g.totalHeight, 18 + 20 + 4 + 18 + 20 + 4);
+    QVERIFY(g.rowShown(0));
+    QVERIFY(!g.rowShown(2));
+    QCOMPARE(g.rowCenterY(2), g.rowCenterY(0)); // hidden rows map to the lane's first row
+    QCOMPARE(g.rowsIn(0, 1000).size(), size_t(2));
+}
+
+QTEST_GUILESS_MAIN(TestDrawList)
+#include "tst_drawlist.moc"

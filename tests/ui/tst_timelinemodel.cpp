@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+// The timeline model built from real core results: lanes, categories, and the
+// launch / sync / critical-path / inter-thread edges.
+#include "timeline/timelinemodel.h"
+
+#include "analysis/criticalpath.h"
+#include "tracebuilder.h"
+#include "uitestutil.h"
+
+#include <QTest>
+
+#include <unordered_map>
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+class TestTimelineModel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void lanesAndCategories();
+    void sampleEdges();
+    void sampleKeepsEveryTimedEvent();
+    void criticalPathEdgeTimes();
+};
+
+void TestTimelineModel::lanesAndCategories()
+{
+    testutil::KinetoBuilder b;
+    b.raw(R"({"name": "thread_name", "ph": "M", "ts": 0, "pid": 100, "tid": 1, "args": {"name": "main"}})")
+        .raw(R"({"name": "process_name", "ph": "M", "ts": 0, "pid": 0, "tid": 0, "args": {"name": "GPU 0"}})")
+        .annotation("ProfilerStep#0", 1, 1000, 100)
+        .cpu("aten::mm", 1, 1010, 50, 1, 1)
+        .runtime("cudaLaunchKernel", 1, 1020, 5, 7)
+        .kernel("gemm", 7, 1030, 20, 7)
+        .runtime("cudaLaunchKernel", 2, 1021, 4, 8)
+        .kernel("ncclDevKernel_AllReduce_Sum_f32", 20, 1040, 10, 8)
+        .runtime("cudaStreamSynchronize", 2, 1060, 30, 9);
+    const auto trace = uitest::loadKineto(b.json());
+    QVERIFY(trace);
+    const auto model = buildTimelineModel(trace);
+    const LaneLayout &l = model->layout;
+    QCOMPARE(model->originNs, int64_t(1000) * 1000);
+    QCOMPARE(l.groups.size(), size_t(4));
+    QCOMPARE(QString::fromStdString(l.groups[0].name), QStringLiteral("main"));
+    QCOMPARE(QString::fromStdString(l.groups[1].name), QStringLiteral("thread 2"));
+    QCOMPARE(QString::fromStdString(l.groups[1].process), QStringLiteral("pid 100"));
+    QCOMPARE(QString::fromStdString(l.groups[2].name), QStringLiteral("stream 7"));
+    QCOMPARE(QString::fromStdString(l.groups[2].process), QStringLiteral("GPU 0"));
+    QCOMPARE(QString::fromStdString(l.groups[3].name), QStringLiteral("stream 20"));
+    QVERIFY(!l.groups[0].gpu && l.groups[2].gpu && l.groups[3].gpu);
+    // ProfilerStep on top, aten::mm below, the launch below that.
+    QCOMPARE(l.rows[l.pos(2).row].depth, uint16_t(0));
+    QCOMPARE(l.rows[l.pos(3).row].depth, uint16_t(1));
+    QCOMPARE(l.rows[l.pos(4).row].depth, uint16_t(2));
+    QCOMPARE(int(model->category(2)), int(Category::Annotation));
+    QCOMPARE(int(model->category(3)), int(Category::CpuOp));
+    QCOMPARE(int(model->category(4)), int(Category::Runtime));
+    QCOMPARE(int(model->category(5)), int(Category::Kernel));
+    QCOMPARE(int(model->category(7)), int(Category::Communication));
+    QCOMPARE(int(model->category(8)), int(Category::Sync));
+    QCOMPARE(model->startNs(3), 10000.0);
+    QCOMPARE(model->endNs(3), 60000.0);
+    QCOMPARE(QString::fromStdString(model->laneName(5)), QStringLiteral("GPU 0 \u00b7 stream 7"));
+    // Launch edges by correlation: runtime start -> kernel start.
+    const auto &launch = model->edges.edges(EdgeKind::Launch);
+    QCOMPARE(launch.size(), size_t(2));
+    QCOMPARE(launch[0].from, 4u);
+    QCOMPARE(launch[0].to, 5u);
+    QCOMPARE(launch[0].fromNs, 20000.0);
+    QCOMPARE(launch[0].toNs, 30000.0);
+    QCOMPARE(launch[1].from, 6u);
+    QCOMPARE(launch[1].to, 7u);
+}
+
+void TestTimelineModel::sampleEdges()
+{
+    const auto a = uitest::sampleAnalysis();
+    QVERIFY(a->inputsOk);
+    QVERIFY(a->link && a->criticalPath && a->criticalPath->success);
+    const auto model = buildTimelineModel(a->device);
+    const EdgeIndex index = buildEdgeIndex(*model, *a, &*a->criticalPath);
+    // Launch: GPU activities whose correlation names a runtime call.
+    std::unordered_map<int64_t, int> runtimeByCorr;
+    for (const KinetoEvent &e : a->device->events)
+        if ((e.kind == EventKind::Runtime || e.kind == EventKind::Driver) && e.correlation > 0)
+            ++runtimeByCorr[e.correlation];
+    size_t launched = 0;
+    for (const KinetoEvent &e : a->device->events)
+        if (isGpuActivity(e.kind) && runtimeByCorr.count(e.correlation))
+            ++launched;
+    QVERIFY(launched > 50);
+    QCOMPARE(index.count(EdgeKind::Launch), launched);
+    QCOMPARE(index.count(EdgeKind::Sync), a->syncEdges.size());
+    QVERIFY(index.count(EdgeKind::Sync) > 0);
+    QCOMPARE(index.count(EdgeKind::InterThread), a->link->interThreadDeps.size());
+    size_t cpEdges = 0;
+    const CpGraph &g = a->criticalPath->graph;
+    for (int32_t e : a->criticalPath->pathEdges)
+        cpEdges += g.nodeEvent[g.edgeFrom[e]] != g.nodeEvent[g.edgeTo[e]];
+    QCOMPARE(index.count(EdgeKind::CriticalPath), cpEdges);
+    QVERIFY(cpEdges > 10);
+    // Every sync edge is reachable from both of its ends.
+    for (const SyncEdge &s : a->syncEdges) {
+        bool found = false;
+        for (const EdgeRef &r : index.edgesOf(s.dst))
+            found |= r.kind == EdgeKind::Sync && index.edges(r.kind)[r.id].from == s.src;
+        QVERIFY(found);
+    }
+}
+
+void TestTimelineModel::sampleKeepsEveryTimedEvent()
+{
+    const auto a = uitest::sampleAnalysis();
+    const auto model = buildTimelineModel(a->device);
+    size_t timed = 0;
+    for (uint32_t i = 0; i < a->device->events.size(); ++i) {
+        const KinetoEvent &e = a->device->events[i];
+        const bool drawn = e.has(KinetoEvent::HasTs) && e.kind != EventKind::Flow && e.kind != EventKind::Metadata;
+        timed += drawn;
+        QCOMPARE(model->layout.pos(i).row >= 0, drawn);
+    }
+    QCOMPARE(model->layout.itemCount, timed);
+    QCOMPARE(timed, size_t(441));
+}
+
+void TestTimelineModel::criticalPathEdgeTimes()
+{
+    const auto a = uitest::sampleAnalysis();
+    const auto model = buildTimelineModel(a->device);
+    const auto edges = criticalPathEdges(*model, *a->criticalPath);
+    const CpGraph &g = a->criticalPath->graph;
+    size_t k = 0;
+    for (int32_t e : a->criticalPath->pathEdges) {
+        const int32_t u = g.edgeFrom[e], v = g.edgeTo[e];
+        if (g.nodeEvent[u] == g.nodeEvent[v])
+            continue;
+        const TimelineEdge &t = edges[k++];
+        QCOMPARE(t.from, uint32_t(g.nodeEvent[u]));
+        QCOMPARE(t.to, uint32_t(g.nodeEvent[v]));
+        QCOMPARE(t.fromNs, g.nodeIsStart[u] ? model->startNs(t.from) : model->endNs(t.from));
+        QCOMPARE(t.toNs, g.nodeIsStart[v] ? model->startNs(t.to) : model->endNs(t.to));
+        QCOMPARE(double(t.valueUs), double(float(g.edgeWeight[e])));
+    }
+    QCOMPARE(k, edges.size());
+}
+
+QTEST_GUILESS_MAIN(TestTimelineModel)
+#include "tst_timelinemodel.moc"
