@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+// The whole window, offscreen: load in the background, search jumps, panel
+// clicks jump, step selector, exports equal to --batch, bad input, drag and
+// drop, recent pairs, cancel, and the headless --screenshot command.
+#include "mainwindow.h"
+#include "panels/criticalpathpanel.h"
+#include "panels/detailspanel.h"
+#include "panels/diagnosticspanel.h"
+#include "panels/searchpanel.h"
+#include "recentpairs.h"
+#include "shortcuts.h"
+#include "timeline/timelineview.h"
+#include "tracegen.h"
+#include "testutil.h"
+#include "uitestutil.h"
+
+#include "analysis/criticalpath.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTest>
+#include <QTimer>
+#include <QTreeView>
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+namespace {
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll();
+}
+
+// Runs the syncscope binary; returns its exit code (-1 if it did not finish).
+int runSyncscope(const QStringList &args, QByteArray *err = nullptr)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SYNCSCOPE_BIN), args);
+    if (!p.waitForFinished(120000))
+        return -1;
+    if (err)
+        *err = p.readAllStandardError();
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void loadsSampleInTheBackground();
+    void searchJumpsToMatches();
+    void detailsRowJumps();
+    void criticalPathRowJumps();
+    void stepSelectorRecomputes();
+    void exportsEqualBatch_data();
+    void exportsEqualBatch();
+    void badInputGoesToDiagnostics();
+    void dropOpensPairInEitherOrder();
+    void recentPairs();
+    void cancelStopsLoading();
+    void shortcutsDialogListsKeys();
+    void headlessScreenshot();
+
+private:
+    bool loadSample();
+    std::unique_ptr<MainWindow> m_w;
+    QString m_tmp;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    clearRecentPairs();
+    m_tmp = QString::fromStdString(testutil::tempDir());
+}
+
+void TestMainWindow::init()
+{
+    m_w = std::make_unique<MainWindow>();
+    m_w->setInteractive(false);
+    m_w->setSamplePair(QString::fromStdString(uitest::sampleHost()), QString::fromStdString(uitest::sampleDevice()));
+    m_w->resize(1400, 900);
+    m_w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_w.get()));
+}
+
+void TestMainWindow::cleanup()
+{
+    m_w.reset();
+}
+
+bool TestMainWindow::loadSample()
+{
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    m_w->openSample();
+    if (!done.wait(60000))
+        return false;
+    return done.first().first().toBool();
+}
+
+void TestMainWindow::loadsSampleInTheBackground()
+{
+    QSignalSpy shown(m_w.get(), &MainWindow::timelineShown);
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    m_w->openSample();
+    QVERIFY(m_w->isLoading()); // returns at once: the work is on another thread
+    QVERIFY(done.wait(60000));
+    QCOMPARE(shown.count(), 1);
+    QVERIFY(done.first().first().toBool());
+    QVERIFY(!m_w->isLoading());
+    const QString status = m_w->statusSummary();
+    QVERIFY2(status.contains(QStringLiteral("Link coverage 100.0 % (201 / 201 host ops)")), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("628 events, 441 on the timeline, 90 GPU ops")), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("Critical path 676 \u00b5s (50 ops)")), qPrintable(status));
+    QVERIFY(m_w->exportAction(ExportKind::EtPlusJson)->isEnabled());
+    QVERIFY(m_w->exportAction(ExportKind::PerfettoOverlay)->isEnabled());
+    QCOMPARE(m_w->timeline()->plot()->model()->layout.itemCount, size_t(441));
+}
+
+void TestMainWindow::searchJumpsToMatches()
+{
+    QVERIFY(loadSample());
+    SearchPanel *search = m_w->search();
+    QTest::keyClicks(search->queryEdit(), QStringLiteral("aten::mm"));
+    QTest::keyClick(search->queryEdit(), Qt::Key_Return);
+    const SearchModel *model = search->model();
+    QVERIFY(model->matchCount() > 3);
+    TimelinePlot *plot = m_w->timeline()->plot();
+    const uint32_t first = model->eventAt(0);
+    QCOMPARE(plot->selection()->event(), qint64(first));
+    QCOMPARE(search->countLabel()->text(), QStringLiteral("1 / %1").arg(model->matchCount()));
+    const TimeRange r = plot->range();
+    QVERIFY(r.t0 <= plot->model()->startNs(first) && r.t1 >= plot->model()->endNs(first));
+    QVERIFY(plot->eventPoint(first).x() >= 0);
+    QTest::keyClick(search->queryEdit(), Qt::Key_Return);
+    QCOMPARE(plot->selection()->event(), qint64(model->eventAt(1)));
+    search->previous();
+    search->previous(); // wraps to the last match
+    QCOMPARE(plot->selection()->event(), qint64(model->eventAt(model->matchCount() - 1)));
+    // The details panel follows the selection.
+    QCOMPARE(m_w->details()->model()->event(), qint64(model->eventAt(model->matchCount() - 1)));
+}
+
+void TestMainWindow::detailsRowJumps()
+{
+    QVERIFY(loadSample());
+    TimelinePlot *plot = m_w->timeline()->plot();
+    QVERIFY(m_w->selectByName(QStringLiteral("aten::mm")));
+    const qint64 mm = plot->selection()->event();
+    DetailsModel *details = m_w->details()->model();
+    QCOMPARE(details->event(), mm);
+    const TreeNode *gpu = details->section(DetailsModel::gpuSection());
+    QVERIFY(gpu && !gpu->children.empty());
+    const qint64 target = gpu->children[0]->target;
+    QTreeView *view = m_w->details()->view();
+    const QModelIndex idx = details->index(0, 1, details->index(gpu->row, 0));
+    view->scrollTo(idx);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, view->visualRect(idx).center());
+    QCOMPARE(plot->selection()->event(), target);
+    QVERIFY(plot->eventPoint(uint32_t(target)).x() >= 0); // brought into view
+}
+
+void TestMainWindow::criticalPathRowJumps()
+{
+    QVERIFY(loadSample());
+    CriticalPathPanel *panel = m_w->criticalPathPanel();
+    const CriticalOpsModel *ops = panel->opsModel();
+    int row = -1;
+    for (int r = ops->rowCount() - 1; r >= 0 && row < 0; --r)
+        if (ops->row(r).event >= 0)
+            row = r;
+    QVERIFY(row >= 0);
+    QTableView *view = panel->opsView();
+    const QModelIndex idx = ops->index(row, CriticalOpsModel::OpColumn);
+    view->scrollTo(idx);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, view->visualRect(idx).center());
+    TimelinePlot *plot = m_w->timeline()->plot();
+    QCOMPARE(plot->selection()->event(), ops->row(row).event);
+    QVERIFY(plot->model()->layout.isCritical(uint32_t(ops->row(row).event)));
+    QVERIFY(plot->eventPoint(uint32_t(ops->row(row).event)).x() >= 0);
+}
+
+void TestMainWindow::stepSelectorRecomputes()
+{
+    QVERIFY(loadSample());
+    QComboBox *steps = m_w->criticalPathPanel()->stepBox();
+    QCOMPARE(steps->count(), 6); // 5 instances of "ProfilerStep" and "All"
+    QVERIFY(steps->itemText(0).contains(QStringLiteral("ProfilerStep#0")));
+    const auto before = m_w->criticalPath();
+    QSignalSpy changed(m_w.get(), &MainWindow::criticalPathChanged);
+    steps->setCurrentIndex(2);
+    QVERIFY(changed.wait(30000));
+    const auto cp = m_w->criticalPath();
+    QVERIFY(cp && cp->success);
+    QCOMPARE(cp->window.instanceFirst, 2);
+    QVERIFY(cp->criticalEvents != before->criticalEvents);
+    const TimelineModel &model = *m_w->timeline()->plot()->model();
+    QCOMPARE(model.criticalEvents, cp->criticalEvents);
+    QVERIFY(model.layout.isCritical(cp->criticalEvents.front()));
+    QCOMPARE(model.edges.count(EdgeKind::CriticalPath), criticalPathEdges(model, *cp).size());
+    QCOMPARE(steps->currentIndex(), 2);
+    // The "All" entry spans every instance.
+    steps->setCurrentIndex(5);
+    QVERIFY(changed.wait(30000));
+    QCOMPARE(m_w->criticalPath()->window.instanceFirst, 0);
+    QCOMPARE(m_w->criticalPath()->window.instanceLast, 4);
+}
+
+void TestMainWindow::exportsEqualBatch_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("flag");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("ET+ JSON") << int(ExportKind::EtPlusJson) << QStringLiteral("--output") << QStringLiteral("et_plus.json");
+    QTest::newRow("Perfetto overlay") << int(ExportKind::PerfettoOverlay) << QStringLiteral("--overlay")
+                                      << QStringLiteral("overlay.json");
+    QTest::newRow("Perfetto overlay gz") << int(ExportKind::PerfettoOverlay) << QStringLiteral("--overlay")
+                                         << QStringLiteral("overlay.json.gz");
+#ifdef SYNCSCOPE_HAVE_CHAKRA_ET
+    QTest::newRow("Chakra protobuf") << int(ExportKind::ChakraProtobuf) << QStringLiteral("--chakra-et")
+                                     << QStringLiteral("trace.0.et");
+#endif
+}
+
+void TestMainWindow::exportsEqualBatch()
+{
+    QFETCH(int, kind);
+    QFETCH(QString, flag);
+    QFETCH(QString, name);
+    QVERIFY(loadSample());
+    const QString gui = m_tmp + QStringLiteral("/gui.") + name;
+    const QString batch = m_tmp + QStringLiteral("/batch.") + name;
+    QSignalSpy done(m_w.get(), &MainWindow::exportFinished);
+    m_w->exportTo(ExportKind(kind), gui);
+    QVERIFY(done.wait(60000));
+    QVERIFY2(done.first().first().toBool(), qPrintable(done.first().at(1).toString()));
+    QVERIFY(done.first().at(1).toString().contains(gui));
+    QByteArray err;
+    QCOMPARE(runSyncscope({QStringLiteral("--batch"), QStringLiteral("--sample"), QStringLiteral("--quiet"), flag, batch},
+                          &err),
+             0);
+    const QByteArray a = readAll(gui), b = readAll(batch);
+    QVERIFY(a.size() > 1000);
+    QCOMPARE(a.size(), b.size());
+    QVERIFY(a == b);
+}
+
+void TestMainWindow::badInputGoesToDiagnostics()
+{
+    const QString bad = m_tmp + QStringLiteral("/broken.kineto.json");
+    {
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [ {\"ph\": \"X\", \"name\": \"a\", \"ts\": 1, ");
+    }
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    m_w->openFiles(bad);
+    QVERIFY(done.wait(30000));
+    QVERIFY(!done.first().first().toBool());
+    QVERIFY(!m_w->analysis());
+    const DiagnosticsModel *diag = m_w->diagnostics()->model();
+    QVERIFY(diag->count(Severity::Error) >= 1);
+    QCOMPARE(diag->item(0).severity, Severity::Error);
+    // The same sentence as batch mode prints.
+    QByteArray err;
+    QCOMPARE(runSyncscope({QStringLiteral("--batch"), bad}, &err), 3);
+    QVERIFY2(err.contains(QByteArray::fromStdString(diag->item(0).message)), err.constData());
+    // The window still works: the sample opens afterwards.
+    QVERIFY(loadSample());
+}
+
+void TestMainWindow::dropOpensPairInEitherOrder()
+{
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(QString::fromStdString(uitest::sampleDevice())),
+                  QUrl::fromLocalFile(QString::fromStdString(uitest::sampleHost()))});
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_w.get(), &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(m_w.get(), &drop);
+    QVERIFY(done.wait(60000));
+    QVERIFY(done.first().first().toBool());
+    QCOMPARE(m_w->analysis()->hostPath, uitest::sampleHost()); // detected and put right
+    QVERIFY(m_w->analysis()->swapped);
+    QVERIFY(m_w->analysis()->diagnostics.find("pair.detected"));
+}
+
+void TestMainWindow::recentPairs()
+{
+    clearRecentPairs();
+    QVERIFY(loadSample());
+    const auto recent = syncscope::ui::recentPairs();
+    QCOMPARE(recent.size(), size_t(1));
+    QCOMPARE(recent[0].host, QString::fromStdString(uitest::sampleHost()));
+    QCOMPARE(recent[0].device, QString::fromStdString(uitest::sampleDevice()));
+    QCOMPARE(recent[0].label(), QStringLiteral("sample.et.json.gz + sample.kineto.json.gz"));
+}
+
+void TestMainWindow::cancelStopsLoading()
+{
+    tracegen::Options o;
+    o.prefix = (m_tmp + QStringLiteral("/big")).toStdString();
+    o.targetMb = 80;
+    o.steps = 0;
+    const tracegen::Result g = tracegen::generate(o);
+    QVERIFY2(g.hostBytes + g.deviceBytes > 70'000'000, qPrintable(QString::number(g.hostBytes + g.deviceBytes)));
+    const QString host = QString::fromStdString(g.hostPath), device = QString::fromStdString(g.devicePath);
+
+    // Cancel right after the start: the load stops with load.cancelled.
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    m_w->openFiles(host, device);
+    QPushButton *cancel = nullptr;
+    for (QPushButton *b : m_w->findChildren<QPushButton *>())
+        if (b->text() == QStringLiteral("Cancel") && b->isVisible())
+            cancel = b;
+    QVERIFY(cancel);
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QVERIFY(done.wait(60000));
+    QVERIFY(!done.first().first().toBool());
+    bool cancelled = false;
+    for (int r = 0; r < m_w->diagnostics()->model()->rowCount(); ++r)
+        cancelled |= m_w->diagnostics()->model()->item(r).code == "load.cancelled";
+    QVERIFY(cancelled);
+    QVERIFY(!cancel->isVisible());
+
+    // A full load: the timeline shows before the analysis ends, and the GUI thread keeps turning.
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = 0, worstGap = 0, shownAt = -1;
+    QTimer ticker;
+    connect(&ticker, &QTimer::timeout, this, [&] {
+        worstGap = std::max(worstGap, clock.elapsed() - last);
+        last = clock.elapsed();
+    });
+    connect(m_w.get(), &MainWindow::timelineShown, this, [&] { shownAt = clock.elapsed(); });
+    ticker.start(5);
+    done.clear();
+    m_w->openFiles(host, device);
+    QVERIFY(done.wait(120000));
+    const qint64 finishedAt = clock.elapsed();
+    QVERIFY(done.first().first().toBool());
+    QVERIFY(shownAt >= 0 && shownAt <= finishedAt);
+    QVERIFY2(worstGap < 500, qPrintable(QStringLiteral("the GUI thread stalled for %1 ms").arg(worstGap)));
+    qInfo("%.0f MB pair: timeline after %lld ms, analysis done after %lld ms, longest GUI stall %lld ms",
+          (g.hostBytes + g.deviceBytes) / 1e6, shownAt, finishedAt, worstGap);
+}
+
+void TestMainWindow::shortcutsDialogListsKeys()
+{
+    ShortcutsDialog dialog;
+    auto *table = dialog.findChild<QTableWidget *>();
+    QVERIFY(table);
+    QCOMPARE(size_t(table->rowCount()), shortcutTable().size());
+    QStringList keys;
+    for (int r = 0; r < table->rowCount(); ++r)
+        keys << table->item(r, 0)->text();
+    for (const char *k : {"W / S, mouse wheel", "0", "F", "Shift + drag", "Ctrl + F"})
+        QVERIFY2(keys.contains(QString::fromUtf8(k)), k);
+}
+
+void TestMainWindow::headlessScreenshot()
+{
+    const QString png = m_tmp + QStringLiteral("/shot.png");
+    QByteArray err;
+    QCOMPARE(runSyncscope({QStringLiteral("--sample"), QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                           QStringLiteral("1000x700"), QStringLiteral("--select"), QStringLiteral("aten::mm")},
+                          &err),
+             0);
+    QImage img(png);
+    QCOMPARE(img.size(), QSize(1000, 700));
+    // The critical path's red and the selection's blue are both on it.
+    const QRgb red = timelineColors(false).critical.rgb() & 0xffffff, blue = timelineColors(false).selection.rgb() & 0xffffff;
+    int reds = 0, blues = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            reds += (img.pixel(x, y) & 0xffffff) == red;
+            blues += (img.pixel(x, y) & 0xffffff) == blue;
+        }
+    QVERIFY2(reds > 200, qPrintable(QString::number(reds)));
+    QVERIFY2(blues > 20, qPrintable(QString::number(blues)));
+    // Bad input: exit 3, and the picture (with the diagnostics) is still written.
+    const QString png2 = m_tmp + QStringLiteral("/shot2.png");
+    QCOMPARE(runSyncscope({m_tmp + QStringLiteral("/missing.json"), QStringLiteral("--screenshot"), png2}, &err), 3);
+    QVERIFY(QImage(png2).width() == 1600);
+    // Usage errors.
+    QCOMPARE(runSyncscope({QStringLiteral("--sample"), QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                           QStringLiteral("big")}, &err), 2);
+    QVERIFY(err.contains("--size"));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+// The timeline widget driven by QTest events (offscreen): wheel zoom, click
+// selection, keys, drag pan, Shift-drag measure, zoom history, lane collapse,
+// edge toggles, and the selected op's edges.
+#include "timeline/timelineview.h"
+#include "uitestutil.h"
+
+#include "analysis/criticalpath.h"
+
+#include <QCheckBox>
+#include <QTest>
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+namespace {
+
+void sendWheel(QWidget *w, QPoint pos, int delta, Qt::KeyboardModifiers mods = Qt::NoModifier)
+{
+    QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton, mods,
+                  Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(w, &e);
+}
+
+double span(const TimeRange &r)
+{
+    return r.t1 - r.t0;
+}
+
+} // namespace
+
+class TestTimelinePlot : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void wheelZoomsAtCursor();
+    void clickSelectsOpUnderCursor();
+    void keysZoomPanFit();
+    void dragPans();
+    void shiftDragMeasures();
+    void zoomHistory();
+    void labelClickCollapses();
+    void edgeTogglesHideArrows();
+    void selectedOpEdgesAlwaysShown();
+    void revealBringsOpIntoView();
+    void repaintIsPixelBound();
+    void darkPalette();
+
+private:
+    std::shared_ptr<Analysis> m_analysis;
+    std::unique_ptr<TimelineView> m_view;
+    TimelinePlot *plot() const { return m_view->plot(); }
+    void repaint() const { plot()->replot(QCustomPlot::rpImmediateRefresh); }
+    qint64 longestOp(Category c) const;
+};
+
+void TestTimelinePlot::initTestCase()
+{
+    m_analysis = uitest::sampleAnalysis();
+    QVERIFY(m_analysis->inputsOk);
+}
+
+void TestTimelinePlot::init()
+{
+    m_view = std::make_unique<TimelineView>();
+    m_view->resize(1200, 700);
+    auto model = buildTimelineModel(m_analysis->device);
+    model->edges = buildEdgeIndex(*model, *m_analysis, &*m_analysis->criticalPath);
+    model->layout.setCritical(m_analysis->criticalPath->criticalEvents);
+    m_view->setModel(model);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    repaint();
+}
+
+qint64 TestTimelinePlot::longestOp(Category c) const
+{
+    const TimelineModel &m = *plot()->model();
+    qint64 best = -1;
+    for (uint32_t i = 0; i < m.trace->events.size(); ++i)
+        if (m.layout.pos(i).row >= 0 && m.category(i) == c &&
+            (best < 0 || m.endNs(i) - m.startNs(i) > m.endNs(uint32_t(best)) - m.startNs(uint32_t(best))))
+            best = i;
+    return best;
+}
+
+void TestTimelinePlot::wheelZoomsAtCursor()
+{
+    const TimeRange before = plot()->range();
+    const QRect r = plot()->plotRect();
+    const QPoint at(r.left() + r.width() / 4, r.center().y());
+    const double tAt = plot()->viewport().toTime(at.x() - r.left());
+    sendWheel(plot(), at, 120);
+    const TimeRange after = plot()->range();
+    QVERIFY2(qAbs(span(before) / span(after) - 1.2) < 1e-9, qPrintable(QString::number(span(before) / span(after))));
+    QVERIFY(qAbs(plot()->viewport().toTime(at.x() - r.left()) - tAt) < 1e-6 * span(before));
+    sendWheel(plot(), at, -120);
+    QVERIFY(qAbs(span(plot()->range()) - span(before)) < 1e-6 * span(before));
+    // Shift+wheel scrolls the lanes instead.
+    const TimeRange kept = plot()->range();
+    plot()->resize(plot()->width(), 200); // content taller than the view
+    repaint();
+    sendWheel(plot(), at, -120, Qt::ShiftModifier);
+    QVERIFY(plot()->scrollY() > 0);
+    QCOMPARE(plot()->range().t0, kept.t0);
+}
+
+void TestTimelinePlot::clickSelectsOpUnderCursor()
+{
+    const qint64 step = longestOp(Category::Annotation);
+    QVERIFY(step >= 0);
+    const QPoint p = plot()->eventPoint(uint32_t(step));
+    QVERIFY(p.x() >= 0);
+    QCOMPARE(plot()->eventAt(p), step);
+    QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, p);
+    QCOMPARE(plot()->selection()->event(), step);
+    // Zoom in on a kernel and click it.
+    const qint64 kernel = longestOp(Category::Kernel);
+    plot()->setRange({plot()->model()->startNs(uint32_t(kernel)) - 1000, plot()->model()->endNs(uint32_t(kernel)) + 1000});
+    repaint();
+    const QPoint k = plot()->eventPoint(uint32_t(kernel));
+    QVERIFY(k.x() >= 0);
+    QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, k);
+    QCOMPARE(plot()->selection()->event(), kernel);
+    // Empty space (a process header row) clears it.
+    const QRect r = plot()->plotRect();
+    QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, QPoint(r.center().x(), r.top() + 3));
+    QCOMPARE(plot()->selection()->event(), qint64(-1));
+}
+
+void TestTimelinePlot::keysZoomPanFit()
+{
+    const TimeRange all = plot()->range();
+    QTest::keyClick(plot(), Qt::Key_W);
+    QVERIFY2(qAbs(span(all) / span(plot()->range()) - 1.5) < 1e-9, "W zooms in by 1.5");
+    const TimeRange zoomed = plot()->range();
+    QTest::keyClick(plot(), Qt::Key_D);
+    const double shift = plot()->range().t0 - zoomed.t0;
+    QVERIFY2(qAbs(shift - 0.2 * span(zoomed)) < 1e-6 * span(zoomed), qPrintable(QString::number(shift)));
+    QTest::keyClick(plot(), Qt::Key_A);
+    QVERIFY(qAbs(plot()->range().t0 - zoomed.t0) < 1e-6 * span(zoomed));
+    QTest::keyClick(plot(), Qt::Key_S);
+    QVERIFY(qAbs(span(plot()->range()) - span(all)) < 1e-6 * span(all));
+    QTest::keyClick(plot(), Qt::Key_W);
+    QTest::keyClick(plot(), Qt::Key_0);
+    QCOMPARE(plot()->range().t0, all.t0);
+    QCOMPARE(plot()->range().t1, all.t1);
+    // F fits the selected op with 10 % on each side.
+    const qint64 kernel = longestOp(Category::Kernel);
+    plot()->selection()->setEvent(kernel);
+    QTest::keyClick(plot(), Qt::Key_F);
+    const double s = plot()->model()->startNs(uint32_t(kernel)), e = plot()->model()->endNs(uint32_t(kernel));
+    const double pad = std::max(50.0, 0.1 * (e - s));
+    QVERIFY(qAbs(plot()->range().t0 - (s - pad)) < 1e-6);
+    QVERIFY(qAbs(plot()->range().t1 - (e + pad)) < 1e-6);
+    QTest::keyClick(plot(), Qt::Key_Escape);
+    QCOMPARE(plot()->selection()->event(), qint64(-1));
+}
+
+void TestTimelinePlot::dragPans()
+{
+    plot()->setRange({100000, 200000});
+    repaint();
+    const Viewport v = plot()->viewport();
+    const QRect r = plot()->plotRect();
+    const QPoint from(r.center().x(), r.center().y());
+    QTest::mousePress(plot(), Qt::LeftButton, Qt::NoModifier, from);
+    QTest::mouseMove(plot(), from - QPoint(100, 0));
+    QTest::mouseRelease(plot(), Qt::LeftButton, Qt::NoModifier, from - QPoint(100, 0));
+    QVERIFY2(qAbs(plot()->range().t0 - (100000 + 100 * v.nsPerPx)) < 1e-6,
+             qPrintable(QString::number(plot()->range().t0)));
+    QCOMPARE(plot()->selection()->event(), qint64(-1)); // a drag is not a click
+}
+
+void TestTimelinePlot::shiftDragMeasures()
+{
+    const Viewport v = plot()->viewport();
+    const QRect r = plot()->plotRect();
+    const QPoint a(r.left() + 100, r.center().y()), b(r.left() + 400, r.center().y());
+    QTest::mousePress(plot(), Qt::LeftButton, Qt::ShiftModifier, a);
+    QTest::mouseMove(plot(), b);
+    QTest::mouseRelease(plot(), Qt::LeftButton, Qt::ShiftModifier, b);
+    QVERIFY(plot()->measurement().has_value());
+    QVERIFY(qAbs((plot()->measurement()->t1 - plot()->measurement()->t0) - 300 * v.nsPerPx) < 1e-6);
+    QCOMPARE(plot()->range().t0, v.startNs); // measuring does not pan
+    // F now fits the measured span.
+    QTest::keyClick(plot(), Qt::Key_F);
+    const double pad = std::max(50.0, 30 * v.nsPerPx);
+    QVERIFY(qAbs(plot()->range().t0 - (v.toTime(100) - pad)) < 1e-6);
+    QTest::keyClick(plot(), Qt::Key_Escape);
+    QVERIFY(!plot()->measurement().has_value());
+}
+
+void TestTimelinePlot::zoomHistory()
+{
+    const TimeRange a = plot()->range();
+    plot()->setRange({1000, 5000});
+    plot()->setRange({2000, 3000});
+    QVERIFY(plot()->zoomHistory()->canGoBack());
+    plot()->zoomBack();
+    QCOMPARE(plot()->range().t0, 1000.0);
+    QCOMPARE(plot()->range().t1, 5000.0);
+    plot()->zoomBack();
+    QCOMPARE(plot()->range().t0, a.t0);
+    QVERIFY(!plot()->zoomHistory()->canGoBack());
+    plot()->zoomForward();
+    plot()->zoomForward();
+    QCOMPARE(plot()->range().t0, 2000.0);
+    QVERIFY(!plot()->zoomHistory()->canGoForward());
+    // A burst of wheel steps is one entry.
+    const size_t depth = plot()->zoomHistory()->depth();
+    for (int i = 0; i < 5; ++i)
+        sendWheel(plot(), plot()->plotRect().center(), 120);
+    QCOMPARE(plot()->zoomHistory()->depth(), depth + 1);
+    QTest::keyClick(plot(), Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(plot()->range().t0, 2000.0);
+}
+
+void TestTimelinePlot::labelClickCollapses()
+{
+    const RowGeometry &g = plot()->geometry();
+    const auto it = std::find_if(g.items.begin(), g.items.end(), [&](const RowGeometry::Item &i) {
+        return i.groupFirst && plot()->model()->layout.groups[i.group].rowCount > 1;
+    });
+    QVERIFY(it != g.items.end());
+    const uint32_t group = it->group;
+    const int height = plot()->contentHeight();
+    const QPoint label(20, plot()->plotRect().top() + it->y + it->height / 2);
+    QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, label);
+    QVERIFY(plot()->groupCollapsed(group));
+    QCOMPARE(plot()->contentHeight(),
+             height - int(plot()->model()->layout.groups[group].rowCount - 1) * plot()->rowHeight());
+    QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, label);
+    QVERIFY(!plot()->groupCollapsed(group));
+    QCOMPARE(plot()->contentHeight(), height);
+}
+
+void TestTimelinePlot::edgeTogglesHideArrows()
+{
+    repaint();
+    PaintStats s = plot()->lastPaintStats();
+    for (EdgeKind k : {EdgeKind::Launch, EdgeKind::Sync, EdgeKind::CriticalPath})
+        QVERIFY2(s.edges[int(k)] > 0, edgeKindName(k));
+    QCOMPARE(s.selectedEdges, size_t(0));
+    // Click the Sync check box off: no sync arrows, the others stay.
+    QCheckBox *sync = m_view->edgeToggle(EdgeKind::Sync);
+    QVERIFY(sync->isChecked());
+    QTest::mouseClick(sync, Qt::LeftButton, Qt::NoModifier, QPoint(8, sync->height() / 2));
+    QVERIFY(!sync->isChecked());
+    QVERIFY(!plot()->edgeToggles()->shown(EdgeKind::Sync));
+    repaint();
+    const PaintStats off = plot()->lastPaintStats();
+    QCOMPARE(off.edges[int(EdgeKind::Sync)], size_t(0));
+    QCOMPARE(off.edges[int(EdgeKind::Launch)], s.edges[int(EdgeKind::Launch)]);
+    QCOMPARE(off.edges[int(EdgeKind::CriticalPath)], s.edges[int(EdgeKind::CriticalPath)]);
+    for (EdgeKind k : {EdgeKind::Launch, EdgeKind::CriticalPath, EdgeKind::InterThread})
+        plot()->edgeToggles()->setShown(k, false);
+    QVERIFY(!m_view->edgeToggle(EdgeKind::CriticalPath)->isChecked());
+    repaint();
+    s = plot()->lastPaintStats();
+    for (int k = 0; k < kEdgeKindCount; ++k)
+        QCOMPARE(s.edges[k], size_t(0));
+    // The pixels agree: no critical-path red is left outside the boxes' outlines... count
+    // pixels of the critical colour before/after toggling its arrows back on.
+    const QImage without = plot()->toPixmap().toImage();
+    plot()->edgeToggles()->setShown(EdgeKind::CriticalPath, true);
+    repaint();
+    const QImage with = plot()->toPixmap().toImage();
+    const QRgb red = plot()->colors().critical.rgb();
+    auto count = [red](const QImage &img) {
+        int n = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x)
+                n += (img.pixel(x, y) & 0xffffff) == (red & 0xffffff);
+        return n;
+    };
+    QVERIFY2(count(with) > count(without) + 100, qPrintable(QStringLiteral("%1 vs %2").arg(count(with)).arg(count(without))));
+}
+
+void TestTimelinePlot::selectedOpEdgesAlwaysShown()
+{
+    for (int k = 0; k < kEdgeKindCount; ++k)
+        plot()->edgeToggles()->setShown(EdgeKind(k), false);
+    const SyncEdge &e = m_analysis->syncEdges.front();
+    plot()->selection()->setEvent(e.dst);
+    plot()->revealEvent(e.dst);
+    repaint();
+    const size_t expected = plot()->model()->edges.edgesOf(e.dst).size();
+    QVERIFY(expected >= 1);
+    QCOMPARE(plot()->lastPaintStats().selectedEdges, expected);
+    QCOMPARE(plot()->lastPaintStats().edges[int(EdgeKind::Sync)], size_t(0));
+}
+
+void TestTimelinePlot::revealBringsOpIntoView()
+{
+    // The last kernel of the trace, far right, with the view on the first 1 %.
+    const TimelineModel &m = *plot()->model();
+    qint64 last = -1;
+    for (uint32_t i = 0; i < m.trace->events.size(); ++i)
+        if (m.category(i) == Category::Kernel && (last < 0 || m.startNs(i) > m.startNs(uint32_t(last))))
+            last = i;
+    plot()->setRange({0, m.spanNs() / 100});
+    plot()->revealEvent(uint32_t(last));
+    repaint();
+    const TimeRange r = plot()->range();
+    QVERIFY(r.t0 <= m.startNs(uint32_t(last)) && r.t1 >= m.endNs(uint32_t(last)));
+    const QPoint p = plot()->eventPoint(uint32_t(last));
+    QVERIFY(p.x() >= 0);
+    QCOMPARE(plot()->eventAt(p), last);
+}
+
+void TestTimelinePlot::repaintIsPixelBound()
+{
+    repaint();
+    const PaintStats s = plot()->lastPaintStats();
+    // Zoomed out, boxes are bounded by rows x width / 3 px, whatever the event count.
+    const size_t rows = plot()->geometry().rowsIn(0, 100000).size();
+    QVERIFY(s.boxes > 0);
+    QVERIFY(s.boxes <= rows * size_t(plot()->plotRect().width() / 3 + 1));
+    QVERIFY(s.foldedBoxes > 0);
+    QVERIFY(s.labels > 0);
+}
+
+void TestTimelinePlot::darkPalette()
+{
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+    dark.setColor(QPalette::WindowText, Qt::white);
+    QVERIFY(!plot()->colors().dark);
+    plot()->setPalette(dark);
+    QVERIFY(plot()->colors().dark);
+    QCOMPARE(plot()->colors().background, timelineColors(true).background);
+    plot()->setPalette(QPalette(QColor(0xf0, 0xf0, 0xf0)));
+    QVERIFY(!plot()->colors().dark);
+}
+
+QTEST_MAIN(TestTimelinePlot)
+#include "tst_timelineplot.moc"
