@@ -55,18 +55,44 @@ void EdgeIndex::visible(EdgeKind k, double t0, double t1, double bucketNs, size_
     size_t i = static_cast<size_t>(std::lower_bound(kind.prefixMaxEnd.begin(), kind.prefixMaxEnd.end(), t0) -
                                    kind.prefixMaxEnd.begin());
     size_t found = 0;
+    // Past the budget, one edge per pixel column: by its start column when it starts in
+    // view (the rest of that column is skipped by binary search), else by the column
+    // where it ends (edges crossing the left border, or the whole view, share one).
+    std::vector<uint8_t> byStart, byEnd;
+    const bool canThin = bucketNs > 0 && t1 > t0;
+    const size_t columns = canThin ? static_cast<size_t>((t1 - t0) / bucketNs) + 2 : 0;
     while (i < e.size() && e[i].minNs() <= t1) {
-        if (e[i].maxNs() >= t0) {
+        const TimelineEdge &x = e[i];
+        if (x.maxNs() < t0) {
+            ++i;
+            continue;
+        }
+        if (found < budget || !canThin) {
             out.push_back(static_cast<uint32_t>(i));
             ++found;
+            ++i;
+            continue;
         }
-        if (found > budget && bucketNs > 0 && e[i].minNs() >= t0) {
-            // Dense: skip the rest of this pixel column.
-            const double next = e[i].minNs() + bucketNs;
+        if (byStart.empty()) {
+            byStart.assign(columns, 0);
+            byEnd.assign(columns, 0);
+        }
+        if (x.minNs() >= t0) {
+            const size_t col = std::min(columns - 1, static_cast<size_t>((x.minNs() - t0) / bucketNs));
+            if (!byStart[col]) {
+                byStart[col] = 1;
+                out.push_back(static_cast<uint32_t>(i));
+            }
+            const double next = t0 + double(col + 1) * bucketNs;
             i = static_cast<size_t>(std::lower_bound(e.begin() + static_cast<std::ptrdiff_t>(i) + 1, e.end(), next,
-                                                     [](const TimelineEdge &x, double t) { return x.minNs() < t; }) -
+                                                     [](const TimelineEdge &y, double t) { return y.minNs() < t; }) -
                                     e.begin());
         } else {
+            const size_t col = std::min(columns - 1, static_cast<size_t>((std::min(x.maxNs(), t1) - t0) / bucketNs));
+            if (!byEnd[col]) {
+                byEnd[col] = 1;
+                out.push_back(static_cast<uint32_t>(i));
+            }
             ++i;
         }
     }

@@ -41,8 +41,9 @@ public:
     size_t total() const;
 
     // Ids of the edges of kind `k` whose time span meets [t0, t1], in time order.
-    // When more than `budget` are found, only the first edge starting in each
-    // `bucketNs`-wide column is kept from then on (bucketNs = one pixel).
+    // After the first `budget`, at most one edge per `bucketNs`-wide column is kept:
+    // the first starting in the column, or for edges that start left of the view,
+    // the first ending in it (so the output is bounded by budget + 2 x columns).
     void visible(EdgeKind k, double t0, double t1, double bucketNs, size_t budget, std::vector<uint32_t> &out) const;
 
     // Every edge that starts or ends at `event`.

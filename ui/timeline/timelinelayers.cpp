@@ -14,7 +14,7 @@ namespace syncscope::ui {
 namespace {
 
 constexpr double kMinBoxPx = 3.0;   // narrower events fold
-constexpr size_t kEdgeBudget = 2500; // per kind, before thinning to one arrow per pixel column
+constexpr size_t kEdgeBudget = 600; // per kind, before thinning to one arrow per pixel column
 
 double clampX(double x, const QRect &r)
 {
@@ -152,7 +152,6 @@ void EdgeLayer::draw(QCPPainter *painter)
     const TimelineColors &c = p.m_colors;
     const QRect rect = p.plotRect();
     const Viewport view = p.viewport();
-    painter->setAntialiasing(true);
 
     auto pointOf = [&](uint32_t event, double t, QPointF &out) {
         const EventPos &pos = model.layout.pos(event);
@@ -164,33 +163,37 @@ void EdgeLayer::draw(QCPPainter *painter)
         out = QPointF(clampX(rect.left() + view.toX(t), rect), p.widgetY(cy));
         return true;
     };
-    auto styleFor = [&](EdgeKind k, bool bold) {
+    auto lineOf = [&](const TimelineEdge &e, QLineF &line) {
+        QPointF a, b;
+        if (!pointOf(e.from, e.fromNs, a) || !pointOf(e.to, e.toNs, b))
+            return false;
+        if ((a.y() < rect.top() && b.y() < rect.top()) || (a.y() > rect.bottom() && b.y() > rect.bottom()))
+            return false;
+        line = QLineF(a, b);
+        return true;
+    };
+    auto penFor = [&](EdgeKind k, bool bold, bool cheap) {
         QColor col = c.edge[static_cast<int>(k)];
         double width = 1.0;
         Qt::PenStyle style = Qt::SolidLine;
         switch (k) {
-        case EdgeKind::Launch: width = 1.0; col.setAlpha(bold ? 255 : 170); break;
+        case EdgeKind::Launch: col.setAlpha(bold ? 255 : 170); break;
         case EdgeKind::Sync: width = 1.6; style = Qt::DashLine; break;
         case EdgeKind::CriticalPath: width = 2.4; break;
         case EdgeKind::InterThread: width = 1.3; style = Qt::DotLine; break;
         }
         if (bold)
             width += 1.5;
-        QPen pen(col, width, style, Qt::RoundCap, Qt::RoundJoin);
-        painter->setPen(pen);
+        if (cheap && k != EdgeKind::CriticalPath) // many arrows: thin lines, drawn in one batch
+            width = 0;
         painter->setBrush(col);
+        painter->setPen(QPen(col, width, style, Qt::RoundCap, Qt::RoundJoin));
         return width;
     };
-    auto drawOne = [&](const TimelineEdge &e, double width) {
-        QPointF a, b;
-        if (!pointOf(e.from, e.fromNs, a) || !pointOf(e.to, e.toNs, b))
-            return false;
-        if ((a.y() < rect.top() && b.y() < rect.top()) || (a.y() > rect.bottom() && b.y() > rect.bottom()))
-            return false;
-        drawArrow(painter, a, b, 5 + 1.5 * width);
-        return true;
-    };
 
+    // Level of detail: a kind with many arrows in view is drawn as plain aliased lines in
+    // one call; arrowheads and antialiasing only when they are few.
+    constexpr size_t kDetailed = 300;
     const double t0 = view.startNs, t1 = view.endNs();
     for (int k = 0; k < kEdgeKindCount; ++k) {
         const EdgeKind kind = static_cast<EdgeKind>(k);
@@ -198,17 +201,32 @@ void EdgeLayer::draw(QCPPainter *painter)
             continue;
         m_ids.clear();
         model.edges.visible(kind, t0, t1, view.nsPerPx, kEdgeBudget, m_ids);
-        const double w = styleFor(kind, false);
         const auto &edges = model.edges.edges(kind);
+        m_lines.clear();
+        QLineF line;
         for (uint32_t id : m_ids)
-            if (drawOne(edges[id], w))
-                ++p.m_stats.edges[k];
+            if (lineOf(edges[id], line))
+                m_lines.push_back(line);
+        p.m_stats.edges[k] = m_lines.size();
+        const bool cheap = m_lines.size() > kDetailed;
+        painter->setAntialiasing(!cheap);
+        const double w = penFor(kind, false, cheap);
+        if (cheap) {
+            painter->drawLines(m_lines.data(), static_cast<int>(m_lines.size()));
+        } else {
+            for (const QLineF &l : m_lines)
+                drawArrow(painter, l.p1(), l.p2(), 5 + 1.5 * w);
+        }
     }
+    painter->setAntialiasing(true);
     if (p.m_selection->hasEvent()) {
         for (const EdgeRef &ref : model.edges.edgesOf(static_cast<uint32_t>(p.m_selection->event()))) {
-            const double w = styleFor(ref.kind, true);
-            if (drawOne(model.edges.edges(ref.kind)[ref.id], w))
+            const double w = penFor(ref.kind, true, false);
+            QLineF line;
+            if (lineOf(model.edges.edges(ref.kind)[ref.id], line)) {
+                drawArrow(painter, line.p1(), line.p2(), 5 + 1.5 * w);
                 ++p.m_stats.selectedEdges;
+            }
         }
     }
 }

@@ -47,6 +47,7 @@ protected:
 
 private:
     std::vector<uint32_t> m_ids;
+    std::vector<QLineF> m_lines;
 };
 
 class LaneLabelLayer : public TimelineLayerable
