@@ -637,6 +637,8 @@ bool MainWindow::selectByName(const QString &name)
     const qint64 ev = exact >= 0 ? exact : partial;
     if (ev < 0)
         return false;
+    m_search->setQueryText(name); // the other matches are one F3 away
+    m_search->markCurrent(ev);
     jumpTo(ev);
     return true;
 }

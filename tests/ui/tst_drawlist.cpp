@@ -60,6 +60,7 @@ private Q_SLOTS:
     void hitTest();
     void edgesVisible();
     void edgesThinnedPerPixel();
+    void crossingEdgesThinned();
     void edgesOfEvent();
     void rowGeometryCollapse();
 };
@@ -329,6 +330,27 @@ void TestDrawList::edgesThinnedPerPixel()
     QVERIFY2(ids.size() <= 51 + 10000 / 10 + 1, qPrintable(QString::number(ids.size())));
     QVERIFY(ids.size() >= 10000 / 10);
     QVERIFY(std::is_sorted(ids.begin(), ids.end()));
+}
+
+void TestDrawList::crossingEdgesThinned()
+{
+    // 10000 edges that all start left of the view and end inside it, 1 ns apart.
+    EdgeIndex index;
+    for (uint32_t i = 0; i < 10000; ++i)
+        index.add({i, i + 1, -1000.0 - i, double(i), EdgeKind::InterThread});
+    index.finish();
+    std::vector<uint32_t> ids;
+    index.visible(EdgeKind::InterThread, 0, 10000, 100.0, 20, ids); // 100 columns
+    QVERIFY2(ids.size() <= 20 + 101, qPrintable(QString::number(ids.size())));
+    QVERIFY(ids.size() >= 100);
+    // Edges spanning the whole view share one column.
+    EdgeIndex spanning;
+    for (uint32_t i = 0; i < 1000; ++i)
+        spanning.add({i, i + 1, -1.0 - i, 1e6 + i, EdgeKind::Sync});
+    spanning.finish();
+    ids.clear();
+    spanning.visible(EdgeKind::Sync, 0, 100, 1.0, 10, ids);
+    QCOMPARE(ids.size(), size_t(11));
 }
 
 void TestDrawList::edgesOfEvent()

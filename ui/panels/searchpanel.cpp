@@ -55,6 +55,7 @@ SearchPanel::SearchPanel(QWidget *parent)
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
     m_view->horizontalHeader()->setSectionResizeMode(SearchModel::NameColumn, QHeaderView::Stretch);
+    m_view->horizontalHeader()->resizeSection(SearchModel::LaneColumn, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 48);
     m_view->setWordWrap(false);
 
     // Type-ahead with a short delay so a million events are not rescanned per key.
@@ -95,6 +96,24 @@ void SearchPanel::focusQuery()
 {
     m_query->setFocus(Qt::ShortcutFocusReason);
     m_query->selectAll();
+}
+
+void SearchPanel::setQueryText(const QString &text)
+{
+    m_query->setText(text);
+    m_regex->setChecked(false);
+    runQuery();
+}
+
+void SearchPanel::markCurrent(qint64 event)
+{
+    const int row = event >= 0 ? m_model->rowOf(static_cast<uint32_t>(event)) : -1;
+    if (row < 0)
+        return;
+    m_current = row;
+    m_view->selectRow(row);
+    m_view->scrollTo(m_model->index(row, 0));
+    updateCount();
 }
 
 void SearchPanel::runQuery()

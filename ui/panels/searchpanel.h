@@ -28,6 +28,10 @@ public:
 
     void setTimeline(std::shared_ptr<const TimelineModel> model);
     void focusQuery();
+    // Puts `text` in the query line and runs it at once (substring search).
+    void setQueryText(const QString &text);
+    // Makes `event` the current match if it is one (no jump is requested).
+    void markCurrent(qint64 event);
     // Moves to the next/previous match (wrapping) and asks to show it.
     void next();
     void previous();

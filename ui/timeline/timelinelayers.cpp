@@ -184,8 +184,11 @@ void EdgeLayer::draw(QCPPainter *painter)
         }
         if (bold)
             width += 1.5;
-        if (cheap && k != EdgeKind::CriticalPath) // many arrows: thin lines, drawn in one batch
+        if (cheap && k != EdgeKind::CriticalPath) { // many arrows: faint thin lines, drawn in one batch
             width = 0;
+            style = Qt::SolidLine;
+            col.setAlpha(90);
+        }
         painter->setBrush(col);
         painter->setPen(QPen(col, width, style, Qt::RoundCap, Qt::RoundJoin));
         return width;
