@@ -27,6 +27,7 @@ bool haveDisplay()
 int screenshot(ui::MainWindow &window, const ui::GuiCli &cli)
 {
     window.setInteractive(false);
+    window.setRecordRecent(false);
     window.resize(cli.width, cli.height);
     window.show();
     QCoreApplication::processEvents();

@@ -179,11 +179,20 @@ void MainWindow::createActions()
             a->setShortcut(key);
         return a;
     };
-    // Single-key bindings are handled by the timeline itself (when it has focus); the menu names them.
-    add(view, tr("Zoom in\tW"), {}, [plot] { plot->zoomBy(1.5); });
-    add(view, tr("Zoom out\tS"), {}, [plot] { plot->zoomBy(1 / 1.5); });
-    add(view, tr("Fit all\t0"), {}, [plot] { plot->fitAll(); });
-    add(view, tr("Fit selection\tF"), {}, [plot] { plot->fitSelection(); });
+    // Perfetto's keys, wherever the focus is (text fields keep their letters).
+    const std::pair<QString, int> keys[] = {
+        {tr("Zoom in"), Qt::Key_W},      {tr("Zoom out"), Qt::Key_S},        {tr("Pan left"), Qt::Key_A},
+        {tr("Pan right"), Qt::Key_D},    {tr("Fit all"), Qt::Key_0},         {tr("Fit selection"), Qt::Key_F},
+        {tr("Clear selection"), Qt::Key_Escape},
+    };
+    for (const auto &[text, key] : keys) {
+        const int k = key;
+        QAction *a = add(view, text, QKeySequence(key), [this, plot, k] {
+            if (m_stack->currentWidget() == m_timeline)
+                plot->handleKey(k);
+        });
+        a->setShortcutContext(Qt::WindowShortcut);
+    }
     QAction *back = add(view, tr("Zoom back"), QKeySequence(Qt::ALT | Qt::Key_Left), [plot] { plot->zoomBack(); });
     QAction *fwd = add(view, tr("Zoom forward"), QKeySequence(Qt::ALT | Qt::Key_Right), [plot] { plot->zoomForward(); });
     back->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
@@ -411,9 +420,11 @@ void MainWindow::onFinished(std::shared_ptr<LoadResult> result)
     if (a.criticalPath)
         cp = std::shared_ptr<const CriticalPathResult>(m_analysis, &*a.criticalPath);
     applyCriticalPath(cp, std::move(result->edges));
-    addRecentPair({QString::fromStdString(a.hostPath), QString::fromStdString(a.devicePath)});
-    rebuildRecentMenu();
-    m_start->refresh();
+    if (m_recordRecent) {
+        addRecentPair({QString::fromStdString(a.hostPath), QString::fromStdString(a.devicePath)});
+        rebuildRecentMenu();
+        m_start->refresh();
+    }
     if (errors) {
         m_diagDock->show();
         m_diagDock->raise();

@@ -44,6 +44,8 @@ public:
     void setSamplePair(const QString &host, const QString &device);
     // Tests and screenshots: no modal dialogs (fatal errors and export results still go to the panels/status bar).
     void setInteractive(bool on) { m_interactive = on; }
+    // Whether opened pairs go to File > Open Recent (not for screenshots).
+    void setRecordRecent(bool on) { m_recordRecent = on; }
     // The window size and dock layout of the last session.
     void restoreLayout();
     // Dock sizes for the current window size (the first start, screenshots).
@@ -102,6 +104,7 @@ private:
     int m_cpFirst = 0, m_cpLast = 0;
     quint64 m_stepGeneration = 0;
     bool m_interactive = true;
+    bool m_recordRecent = true;
     QString m_sampleHost, m_sampleDevice;
     RecentPair m_loading;
 

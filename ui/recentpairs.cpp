@@ -29,8 +29,10 @@ std::vector<RecentPair> recentPairs()
     return out;
 }
 
-void addRecentPair(const RecentPair &pair)
+void addRecentPair(const RecentPair &given)
 {
+    const RecentPair pair{given.host.isEmpty() ? QString() : QFileInfo(given.host).absoluteFilePath(),
+                          QFileInfo(given.device).absoluteFilePath()};
     std::vector<RecentPair> list = recentPairs();
     std::erase(list, pair);
     list.insert(list.begin(), pair);

@@ -79,6 +79,7 @@ private Q_SLOTS:
     void dropOpensPairInEitherOrder();
     void recentPairs();
     void cancelStopsLoading();
+    void windowKeysWorkAnywhere();
     void shortcutsDialogListsKeys();
     void headlessScreenshot();
 
@@ -366,6 +367,29 @@ void TestMainWindow::cancelStopsLoading()
     QVERIFY2(worstGap < 500, qPrintable(QStringLiteral("the GUI thread stalled for %1 ms").arg(worstGap)));
     qInfo("%.0f MB pair: timeline after %lld ms, analysis done after %lld ms, longest GUI stall %lld ms",
           (g.hostBytes + g.deviceBytes) / 1e6, shownAt, finishedAt, worstGap);
+}
+
+void TestMainWindow::windowKeysWorkAnywhere()
+{
+    QVERIFY(loadSample());
+    m_w->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_w.get()));
+    TimelinePlot *plot = m_w->timeline()->plot();
+    const TimeRange all = plot->range();
+    // W with the focus in the details tree zooms the timeline.
+    QTreeView *tree = m_w->details()->view();
+    tree->setFocus();
+    QTest::keyClick(tree, Qt::Key_W);
+    QVERIFY2(qAbs((all.t1 - all.t0) / (plot->range().t1 - plot->range().t0) - 1.5) < 1e-9, "W from the details panel");
+    QTest::keyClick(tree, Qt::Key_0);
+    QCOMPARE(plot->range().t1, all.t1);
+    // In the search field, letters are text.
+    QLineEdit *query = m_w->search()->queryEdit();
+    query->setFocus();
+    QTest::keyClicks(query, QStringLiteral("wsad0f"));
+    QCOMPARE(query->text(), QStringLiteral("wsad0f"));
+    QCOMPARE(plot->range().t0, all.t0);
+    QCOMPARE(plot->range().t1, all.t1);
 }
 
 void TestMainWindow::shortcutsDialogListsKeys()

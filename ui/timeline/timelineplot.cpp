@@ -444,13 +444,13 @@ void TimelinePlot::wheelEvent(QWheelEvent *event)
     event->accept();
 }
 
-void TimelinePlot::keyPressEvent(QKeyEvent *event)
+bool TimelinePlot::handleKey(int key, Qt::KeyboardModifiers modifiers)
 {
     const QRect rect = plotRect();
     const QPoint cursor = mapFromGlobal(QCursor::pos());
     const double anchor = rect.contains(cursor) ? cursor.x() - rect.left() : -1;
-    const bool alt = event->modifiers() & Qt::AltModifier;
-    switch (event->key()) {
+    const bool alt = modifiers & Qt::AltModifier;
+    switch (key) {
     case Qt::Key_W:
     case Qt::Key_Plus:
     case Qt::Key_Equal:
@@ -504,10 +504,17 @@ void TimelinePlot::keyPressEvent(QKeyEvent *event)
         m_selection->clear();
         break;
     default:
-        QCustomPlot::keyPressEvent(event);
-        return;
+        return false;
     }
-    event->accept();
+    return true;
+}
+
+void TimelinePlot::keyPressEvent(QKeyEvent *event)
+{
+    if (handleKey(event->key(), event->modifiers()))
+        event->accept();
+    else
+        QCustomPlot::keyPressEvent(event);
 }
 
 void TimelinePlot::resizeEvent(QResizeEvent *event)

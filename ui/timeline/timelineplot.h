@@ -63,6 +63,9 @@ public:
     void zoomBack();
     void zoomForward();
     void revealEvent(uint32_t event);           // scroll/zoom so the op is in view
+    // The timeline's keys (W S A D, arrows, 0, F, Esc, ...); also used by the window's
+    // shortcuts so they work wherever the focus is. False when the key is not one.
+    bool handleKey(int key, Qt::KeyboardModifiers modifiers = Qt::NoModifier);
     int scrollY() const { return m_scrollY; }
     void setScrollY(int y);
     int contentHeight() const { return m_geometry.totalHeight; }
