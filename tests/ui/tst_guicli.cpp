@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// The GUI's command line (files in either order, --sample, --size, --screenshot)
+// and the folder + rank picker of File > Open pair.
+#include "clirequest.h"
+#include "openpairdialog.h"
+#include "testutil.h"
+
+#include <QFile>
+#include <QTest>
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+class TestGuiCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void files_data();
+    void files();
+    void options();
+    void usageErrors_data();
+    void usageErrors();
+    void size_data();
+    void size();
+    void tracesByRankGroupsFiles();
+};
+
+void TestGuiCli::files_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<QString>("device");
+    QTest::addColumn<bool>("rolesGiven");
+    QTest::newRow("two files") << QStringList{"a.json", "b.json"} << "a.json" << "b.json" << false;
+    QTest::newRow("device alone") << QStringList{"k.json.gz"} << "" << "k.json.gz" << false;
+    QTest::newRow("flags") << QStringList{"--device", "k.json", "--host", "e.json"} << "e.json" << "k.json" << true;
+    QTest::newRow("nothing: start page") << QStringList{} << "" << "" << false;
+}
+
+void TestGuiCli::files()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, host);
+    QFETCH(QString, device);
+    QFETCH(bool, rolesGiven);
+    std::vector<std::string> v;
+    for (const QString &a : args)
+        v.push_back(a.toStdString());
+    GuiCli cli;
+    std::string error;
+    QVERIFY(guiCliFromArgs(parseCli(v), nullptr, cli, error));
+    QCOMPARE(QString::fromStdString(cli.request.hostPath), host);
+    QCOMPARE(QString::fromStdString(cli.request.devicePath), device);
+    QCOMPARE(cli.request.rolesGiven, rolesGiven);
+    QCOMPARE(cli.hasInputs, !device.isEmpty());
+}
+
+void TestGuiCli::options()
+{
+    GuiCli cli;
+    std::string error;
+    QVERIFY(guiCliFromArgs(parseCli({"--sample", "--screenshot", "out.png", "--size", "800x600", "--select",
+                                     "aten::mm", "--instance", "1,2", "--compat", "chakra", "--rank", "3"}),
+                           nullptr, cli, error));
+    QVERIFY(QString::fromStdString(cli.request.hostPath).endsWith(QStringLiteral("sample.et.json.gz")));
+    QVERIFY(QString::fromStdString(cli.request.devicePath).endsWith(QStringLiteral("sample.kineto.json.gz")));
+    QCOMPARE(QString::fromStdString(cli.screenshot), QStringLiteral("out.png"));
+    QCOMPARE(cli.width, 800);
+    QCOMPARE(cli.height, 600);
+    QCOMPARE(QString::fromStdString(cli.select), QStringLiteral("aten::mm"));
+    QCOMPARE(cli.request.cpa.instanceFirst, 1);
+    QCOMPARE(cli.request.cpa.instanceLast, 2);
+    QVERIFY(cli.request.mode == LinkMode::Chakra);
+    QCOMPARE(*cli.request.rank, int64_t(3));
+}
+
+void TestGuiCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("three files") << QStringList{"a", "b", "c"} << "too many input files";
+    QTest::newRow("bad size") << QStringList{"a", "--size", "10x10"} << "--size";
+    QTest::newRow("screenshot without input") << QStringList{"--screenshot", "x.png"} << "--screenshot needs";
+    QTest::newRow("bad instance") << QStringList{"a", "--instance", "x"} << "--instance";
+    QTest::newRow("bad rank") << QStringList{"a", "--rank", "-1"} << "--rank";
+}
+
+void TestGuiCli::usageErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, error);
+    std::vector<std::string> v;
+    for (const QString &a : args)
+        v.push_back(a.toStdString());
+    GuiCli cli;
+    std::string message;
+    QVERIFY(!guiCliFromArgs(parseCli(v), nullptr, cli, message));
+    QVERIFY2(QString::fromStdString(message).contains(error), message.c_str());
+}
+
+void TestGuiCli::size_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<int>("w");
+    QTest::addColumn<int>("h");
+    QTest::newRow("plain") << "1600x1000" << true << 1600 << 1000;
+    QTest::newRow("capital X") << "640X480" << true << 640 << 480;
+    QTest::newRow("too small") << "100x100" << false << 0 << 0;
+    QTest::newRow("too big") << "20000x100" << false << 0 << 0;
+    QTest::newRow("junk") << "axb" << false << 0 << 0;
+    QTest::newRow("trailing") << "800x600px" << false << 0 << 0;
+}
+
+void TestGuiCli::size()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    QFETCH(int, w);
+    QFETCH(int, h);
+    int width = 0, height = 0;
+    QCOMPARE(parseSize(text.toStdString(), width, height), ok);
+    if (ok) {
+        QCOMPARE(width, w);
+        QCOMPARE(height, h);
+    }
+}
+
+void TestGuiCli::tracesByRankGroupsFiles()
+{
+    const QString dir = QString::fromStdString(testutil::tempDir());
+    for (const char *name : {"et_rank0.json", "kineto_rank0.pt.trace.json.gz", "et_rank_1.json", "trace-rank-1.json",
+                             "host.2.json", "dev.2.json.gz", "notes.json", "readme.txt"}) {
+        QFile f(dir + QLatin1Char('/') + QLatin1String(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    const auto byRank = tracesByRank(dir);
+    QCOMPARE(byRank.size(), size_t(4));
+    QCOMPARE(byRank.at(0).size(), 2);
+    QCOMPARE(byRank.at(1).size(), 2);
+    QCOMPARE(byRank.at(2).size(), 2);
+    QCOMPARE(byRank.at(-1), QStringList{dir + QStringLiteral("/notes.json")});
+    QVERIFY(byRank.at(1).contains(dir + QStringLiteral("/trace-rank-1.json")));
+}
+
+QTEST_GUILESS_MAIN(TestGuiCli)
+#include "tst_guicli.moc"
