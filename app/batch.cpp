@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "batch.h"
 
+#include "clirequest.h"
+
 #include "export/chakrasummary.h"
 #include "export/chakrawriter.h"
 #include "export/criticalpathjson.h"
@@ -34,16 +36,6 @@ int usage(const std::string &message)
     return ExitUsage;
 }
 
-bool parseInt(const std::string &text, int64_t &out)
-{
-    try {
-        size_t used = 0;
-        out = std::stoll(text, &used);
-        return used == text.size();
-    } catch (...) {
-        return false;
-    }
-}
 
 // CP.json and the overlay. Returns the exit code these outputs call for.
 int writeCriticalPathOutputs(Analysis &a, const std::string &cpPath, const std::string &overlayPath, bool allEvents,
@@ -96,70 +88,15 @@ int inspectChakraEt(const std::string &path)
 
 } // namespace
 
-int runBatch(const CliArgs &args)
+int runBatch(const CliArgs &args, const CliRequest &cli)
 {
     if (args.has("--inspect"))
         return inspectChakraEt(args.value("--inspect"));
     const auto t0 = std::chrono::steady_clock::now();
-    AnalysisRequest req;
-    req.hostPath = args.value("--host");
-    req.devicePath = args.value("--device");
-    if (args.has("--sample")) {
-        const SamplePair sample = findSamplePair(nullptr);
-        if (sample.host.empty())
-            return usage("the bundled sample pair was not found (set SYNCSCOPE_SAMPLE_DIR)");
-        if (req.hostPath.empty())
-            req.hostPath = sample.host;
-        if (req.devicePath.empty())
-            req.devicePath = sample.device;
-    }
-    req.rolesGiven = args.has("--host") || args.has("--device");
-    // Plain file arguments fill the slots that are still free (either order works).
-    for (const auto &p : args.positional) {
-        if (req.hostPath.empty())
-            req.hostPath = p;
-        else if (req.devicePath.empty())
-            req.devicePath = p;
-        else
-            return usage("too many input files");
-    }
-    if (req.devicePath.empty() && !req.hostPath.empty() && args.positional.size() == 1 && !args.has("--host")) {
-        req.devicePath = req.hostPath; // a single file: a device trace on its own
-        req.hostPath.clear();
-    }
+    AnalysisRequest req = cli.request;
     if (req.devicePath.empty())
         return usage(req.hostPath.empty() ? "no input: give --host HOST_ET --device DEVICE_TRACE"
                                           : "--device DEVICE_TRACE is required");
-    if (args.has("--compat")) {
-        if (args.value("--compat") != "chakra")
-            return usage("--compat takes 'chakra' (got '" + args.value("--compat") + "')");
-        req.mode = LinkMode::Chakra;
-    }
-    if (args.has("--rank")) {
-        int64_t rank = 0;
-        if (!parseInt(args.value("--rank"), rank) || rank < 0)
-            return usage("--rank needs a non-negative integer");
-        req.rank = rank;
-    }
-    if (args.has("--annotation"))
-        req.cpa.annotation = args.value("--annotation");
-    if (args.has("--instance")) {
-        const std::string inst = args.value("--instance");
-        int64_t a = 0, b = 0;
-        const auto comma = inst.find(',');
-        if (inst == "all") {
-            req.allSteps = true;
-        } else if (comma != std::string::npos && parseInt(inst.substr(0, comma), a) &&
-                   parseInt(inst.substr(comma + 1), b) && a >= 0 && b >= a) {
-            req.cpa.instanceFirst = static_cast<int>(a);
-            req.cpa.instanceLast = static_cast<int>(b);
-        } else if (parseInt(inst, a) && a >= 0) {
-            req.cpa.instanceFirst = req.cpa.instanceLast = static_cast<int>(a);
-        } else {
-            return usage("--instance takes N, A,B or all (got '" + inst + "')");
-        }
-    }
-    req.cpa.zeroWeightLaunchEdges = args.has("--zero-weight-launch-edges");
     const std::string outputPath = args.value("--output");
     const std::string cpPath = args.value("--critical-path");
     const std::string overlayPath = args.value("--overlay");

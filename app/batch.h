@@ -7,14 +7,9 @@
 
 namespace syncscope {
 
-// Runs --batch mode: load, link, analyse, export, report. Returns the exit code.
-int runBatch(const CliArgs &args);
+struct CliRequest;
 
-// Where the bundled sample pair is (installed or in the source tree); empty if not found.
-struct SamplePair {
-    std::string host;
-    std::string device;
-};
-SamplePair findSamplePair(const char *argv0);
+// Runs --batch mode: load, link, analyse, export, report. Returns the exit code.
+int runBatch(const CliArgs &args, const CliRequest &request);
 
 } // namespace syncscope

@@ -3,6 +3,8 @@
 // same table produces --help and the man page.
 #pragma once
 
+#include "session/exitcodes.h"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -10,16 +12,6 @@
 
 namespace syncscope {
 
-// Documented exit codes.
-enum ExitCode : int {
-    ExitOk = 0,
-    ExitInternal = 1,     // unexpected failure (a bug: please report it)
-    ExitUsage = 2,        // bad command line
-    ExitBadInput = 3,     // an input is missing, unreadable, of the wrong kind or invalid
-    ExitLinkedNothing = 4,// the pair loaded but not a single host op could be linked
-    ExitOutput = 5,       // an output could not be written
-    ExitAnalysis = 6,     // the requested analysis failed (e.g. --compat chakra on a trace without ProfilerStep)
-};
 
 struct CliOption {
     const char *name;      // "--host"

@@ -2,6 +2,7 @@
 // Entry point: batch mode never creates a Q(Gui)Application, so it needs no display.
 #include "batch.h"
 #include "cliargs.h"
+#include "clirequest.h"
 
 #include <exception>
 #include <iostream>
@@ -27,17 +28,32 @@ int main(int argc, char **argv)
         std::cout << versionText();
         return ExitOk;
     }
+    CliRequest request;
+    std::string error;
+    if (!buildCliRequest(cli, argc > 0 ? argv[0] : nullptr, request, error)) {
+        std::cerr << "syncscope: " << error << "\nTry 'syncscope --help' for more information.\n";
+        return ExitUsage;
+    }
     try {
 #ifdef SYNCSCOPE_HAVE_GUI
-        if (!cli.has("--batch"))
-            return runGui(argc, argv, cli);
+        if (!cli.has("--batch")) {
+            GuiOptions gui;
+            gui.request = request.request;
+            gui.hasInputs = request.hasInputs;
+            gui.screenshot = request.screenshot;
+            gui.width = request.width;
+            gui.height = request.height;
+            gui.select = request.select;
+            gui.openPair = request.openPair;
+            return runGui(argc, argv, gui);
+        }
 #else
         if (!cli.has("--batch")) {
             std::cerr << "syncscope: this build has no GUI; use --batch\n";
             return ExitUsage;
         }
 #endif
-        return runBatch(cli);
+        return runBatch(cli, request);
     } catch (const std::bad_alloc &) {
         std::cerr << "syncscope: out of memory\n";
         return ExitInternal;

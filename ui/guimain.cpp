@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "guimain.h"
 
-#include "batch.h"
-#include "clirequest.h"
 #include "mainwindow.h"
+#include "session/exitcodes.h"
+#include "session/samplepair.h"
 #include "timeline/timelineview.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QEventLoop>
 #include <QPixmap>
 #include <QTimer>
@@ -24,7 +25,7 @@ bool haveDisplay()
 }
 
 // Loads, renders the window offscreen and saves it; no user interaction.
-int screenshot(ui::MainWindow &window, const ui::GuiCli &cli)
+int screenshot(ui::MainWindow &window, const GuiOptions &cli)
 {
     window.setInteractive(false);
     window.setRecordRecent(false);
@@ -59,14 +60,8 @@ int screenshot(ui::MainWindow &window, const ui::GuiCli &cli)
 
 } // namespace
 
-int runGui(int argc, char **argv, const CliArgs &args)
+int runGui(int argc, char **argv, const GuiOptions &cli)
 {
-    ui::GuiCli cli;
-    std::string error;
-    if (!ui::guiCliFromArgs(args, argc > 0 ? argv[0] : nullptr, cli, error)) {
-        std::cerr << "syncscope: " << error << "\nTry 'syncscope --help' for more information.\n";
-        return ExitUsage;
-    }
     const bool headless = !cli.screenshot.empty();
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -79,6 +74,11 @@ int runGui(int argc, char **argv, const CliArgs &args)
     QApplication::setOrganizationName(QStringLiteral("syncscope"));
     QApplication::setApplicationName(QStringLiteral("syncscope"));
     QApplication::setApplicationVersion(QStringLiteral(SYNCSCOPE_VERSION));
+    // Wayland matches windows to the desktop entry by this id; the icon comes from the
+    // installed theme, else from the copy compiled into the binary.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.syncscope.Syncscope"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.syncscope.Syncscope"),
+                                                 QIcon(QStringLiteral(":/icons/syncscope.png"))));
 
     ui::MainWindow window;
     const SamplePair sample = findSamplePair(argc > 0 ? argv[0] : nullptr);
@@ -93,6 +93,8 @@ int runGui(int argc, char **argv, const CliArgs &args)
     window.restoreLayout();
     if (cli.hasInputs)
         window.openRequest(cli.request);
+    else if (cli.openPair)
+        QTimer::singleShot(0, &window, &ui::MainWindow::showOpenDialog);
     return app.exec();
 }
 

@@ -3,10 +3,23 @@
 // --screenshot a headless render of it to a PNG.
 #pragma once
 
-#include "cliargs.h"
+#include "session/analysis.h"
+
+#include <string>
 
 namespace syncscope {
 
-int runGui(int argc, char **argv, const CliArgs &cli);
+// What app/ parsed from the command line for the GUI.
+struct GuiOptions {
+    AnalysisRequest request;          // options, and the files when hasInputs
+    bool hasInputs = false;
+    std::string screenshot;           // non-empty: render to this PNG and exit
+    int width = 1600, height = 1000;
+    std::string select;               // op to select (by name) before the screenshot
+    bool openPair = false;            // start with the Open pair dialog
+};
+
+// Returns an exit code (session/exitcodes.h).
+int runGui(int argc, char **argv, const GuiOptions &options);
 
 } // namespace syncscope

@@ -42,6 +42,8 @@ public:
     void openRequest(AnalysisRequest request);
     void openSample();
     void setSamplePair(const QString &host, const QString &device);
+    // File > Open pair... (the desktop entry's "Open Trace Pair" action starts here).
+    void showOpenDialog();
     // Tests and screenshots: no modal dialogs (fatal errors and export results still go to the panels/status bar).
     void setInteractive(bool on) { m_interactive = on; }
     // Whether opened pairs go to File > Open Recent (not for screenshots).
@@ -93,7 +95,6 @@ private:
     void updateStatus();
     void updateExportActions();
     void askExport(ExportKind kind);
-    void showOpenDialog();
     QStringList stepNames() const;
 
     AnalysisRequest m_template;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "clirequest.h"
 
-#include "batch.h"
+#include "session/samplepair.h"
 
 #include <cstdio>
 
-namespace syncscope::ui {
+namespace syncscope {
 
 namespace {
 
@@ -35,7 +35,7 @@ bool parseSize(const std::string &text, int &width, int &height)
     return true;
 }
 
-bool guiCliFromArgs(const CliArgs &args, const char *argv0, GuiCli &out, std::string &error)
+bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, std::string &error)
 {
     AnalysisRequest &req = out.request;
     req.hostPath = args.value("--host");
@@ -89,7 +89,7 @@ bool guiCliFromArgs(const CliArgs &args, const char *argv0, GuiCli &out, std::st
         int64_t a = 0, b = 0;
         const auto comma = inst.find(',');
         if (inst == "all") {
-            req.cpa.instanceFirst = req.cpa.instanceLast = 0; // the GUI offers every step in its selector
+            req.allSteps = true; // instance 0 plus one critical path per step
         } else if (comma != std::string::npos && parseInt(inst.substr(0, comma), a) &&
                    parseInt(inst.substr(comma + 1), b) && a >= 0 && b >= a) {
             req.cpa.instanceFirst = static_cast<int>(a);
@@ -102,6 +102,7 @@ bool guiCliFromArgs(const CliArgs &args, const char *argv0, GuiCli &out, std::st
         }
     }
     req.cpa.zeroWeightLaunchEdges = args.has("--zero-weight-launch-edges");
+    out.openPair = args.has("--open-pair");
     out.screenshot = args.value("--screenshot");
     out.select = args.value("--select");
     if (args.has("--size") && !parseSize(args.value("--size"), out.width, out.height)) {
@@ -115,4 +116,4 @@ bool guiCliFromArgs(const CliArgs &args, const char *argv0, GuiCli &out, std::st
     return true;
 }
 
-} // namespace syncscope::ui
+} // namespace syncscope

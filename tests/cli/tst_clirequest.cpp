@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The GUI's command line (files in either order, --sample, --size, --screenshot)
-// and the folder + rank picker of File > Open pair.
+// The command line as an analysis request, shared by batch and the GUI: files in
+// either order, --sample, options, and the window options (--size, --screenshot).
 #include "clirequest.h"
-#include "openpairdialog.h"
-#include "testutil.h"
 
-#include <QFile>
 #include <QTest>
 
 using namespace syncscope;
-using namespace syncscope::ui;
 
-class TestGuiCli : public QObject
+class TestCliRequest : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
@@ -22,10 +18,9 @@ private Q_SLOTS:
     void usageErrors();
     void size_data();
     void size();
-    void tracesByRankGroupsFiles();
 };
 
-void TestGuiCli::files_data()
+void TestCliRequest::files_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("host");
@@ -37,7 +32,7 @@ void TestGuiCli::files_data()
     QTest::newRow("nothing: start page") << QStringList{} << "" << "" << false;
 }
 
-void TestGuiCli::files()
+void TestCliRequest::files()
 {
     QFETCH(QStringList, args);
     QFETCH(QString, host);
@@ -46,20 +41,20 @@ void TestGuiCli::files()
     std::vector<std::string> v;
     for (const QString &a : args)
         v.push_back(a.toStdString());
-    GuiCli cli;
+    CliRequest cli;
     std::string error;
-    QVERIFY(guiCliFromArgs(parseCli(v), nullptr, cli, error));
+    QVERIFY(buildCliRequest(parseCli(v), nullptr, cli, error));
     QCOMPARE(QString::fromStdString(cli.request.hostPath), host);
     QCOMPARE(QString::fromStdString(cli.request.devicePath), device);
     QCOMPARE(cli.request.rolesGiven, rolesGiven);
     QCOMPARE(cli.hasInputs, !device.isEmpty());
 }
 
-void TestGuiCli::options()
+void TestCliRequest::options()
 {
-    GuiCli cli;
+    CliRequest cli;
     std::string error;
-    QVERIFY(guiCliFromArgs(parseCli({"--sample", "--screenshot", "out.png", "--size", "800x600", "--select",
+    QVERIFY(buildCliRequest(parseCli({"--sample", "--screenshot", "out.png", "--size", "800x600", "--select",
                                      "aten::mm", "--instance", "1,2", "--compat", "chakra", "--rank", "3"}),
                            nullptr, cli, error));
     QVERIFY(QString::fromStdString(cli.request.hostPath).endsWith(QStringLiteral("sample.et.json.gz")));
@@ -72,9 +67,14 @@ void TestGuiCli::options()
     QCOMPARE(cli.request.cpa.instanceLast, 2);
     QVERIFY(cli.request.mode == LinkMode::Chakra);
     QCOMPARE(*cli.request.rank, int64_t(3));
+    QVERIFY(!cli.openPair);
+    QVERIFY(buildCliRequest(parseCli({"--open-pair"}), nullptr, cli, error));
+    QVERIFY(cli.openPair);
+    QVERIFY(buildCliRequest(parseCli({"x.json", "--instance", "all"}), nullptr, cli, error));
+    QVERIFY(cli.request.allSteps);
 }
 
-void TestGuiCli::usageErrors_data()
+void TestCliRequest::usageErrors_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("error");
@@ -85,20 +85,20 @@ void TestGuiCli::usageErrors_data()
     QTest::newRow("bad rank") << QStringList{"a", "--rank", "-1"} << "--rank";
 }
 
-void TestGuiCli::usageErrors()
+void TestCliRequest::usageErrors()
 {
     QFETCH(QStringList, args);
     QFETCH(QString, error);
     std::vector<std::string> v;
     for (const QString &a : args)
         v.push_back(a.toStdString());
-    GuiCli cli;
+    CliRequest cli;
     std::string message;
-    QVERIFY(!guiCliFromArgs(parseCli(v), nullptr, cli, message));
+    QVERIFY(!buildCliRequest(parseCli(v), nullptr, cli, message));
     QVERIFY2(QString::fromStdString(message).contains(error), message.c_str());
 }
 
-void TestGuiCli::size_data()
+void TestCliRequest::size_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<bool>("ok");
@@ -112,7 +112,7 @@ void TestGuiCli::size_data()
     QTest::newRow("trailing") << "800x600px" << false << 0 << 0;
 }
 
-void TestGuiCli::size()
+void TestCliRequest::size()
 {
     QFETCH(QString, text);
     QFETCH(bool, ok);
@@ -126,22 +126,5 @@ void TestGuiCli::size()
     }
 }
 
-void TestGuiCli::tracesByRankGroupsFiles()
-{
-    const QString dir = QString::fromStdString(testutil::tempDir());
-    for (const char *name : {"et_rank0.json", "kineto_rank0.pt.trace.json.gz", "et_rank_1.json", "trace-rank-1.json",
-                             "host.2.json", "dev.2.json.gz", "notes.json", "readme.txt"}) {
-        QFile f(dir + QLatin1Char('/') + QLatin1String(name));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-    }
-    const auto byRank = tracesByRank(dir);
-    QCOMPARE(byRank.size(), size_t(4));
-    QCOMPARE(byRank.at(0).size(), 2);
-    QCOMPARE(byRank.at(1).size(), 2);
-    QCOMPARE(byRank.at(2).size(), 2);
-    QCOMPARE(byRank.at(-1), QStringList{dir + QStringLiteral("/notes.json")});
-    QVERIFY(byRank.at(1).contains(dir + QStringLiteral("/trace-rank-1.json")));
-}
-
-QTEST_GUILESS_MAIN(TestGuiCli)
-#include "tst_guicli.moc"
+QTEST_GUILESS_MAIN(TestCliRequest)
+#include "tst_clirequest.moc"

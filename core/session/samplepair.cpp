@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "batch.h"
+#include "samplepair.h"
 
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 namespace syncscope {
 
