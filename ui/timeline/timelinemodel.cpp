@@ -44,7 +44,9 @@ bool onTimeline(const KinetoEvent &e)
 {
     if (!e.has(KinetoEvent::HasTs))
         return false;
-    return e.kind != EventKind::Flow && e.kind != EventKind::Metadata;
+    // The profiler's own span ("PyTorch Profiler (0)") and instants only add a noise lane.
+    return e.kind != EventKind::Flow && e.kind != EventKind::Metadata && e.kind != EventKind::TraceSpan &&
+           e.kind != EventKind::Instant;
 }
 
 struct TrackKey {
