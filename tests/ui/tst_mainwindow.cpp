@@ -136,7 +136,7 @@ void TestMainWindow::loadsSampleInTheBackground()
     QVERIFY2(status.contains(QStringLiteral("Critical path 676 \u00b5s (50 ops)")), qPrintable(status));
     QVERIFY(m_w->exportAction(ExportKind::EtPlusJson)->isEnabled());
     QVERIFY(m_w->exportAction(ExportKind::PerfettoOverlay)->isEnabled());
-    QCOMPARE(m_w->timeline()->plot()->model()->layout.itemCount, size_t(441));
+    QCOMPARE(m_w->timeline()->plot()->model()->layout.itemCount, size_t(440));
 }
 
 void TestMainWindow::searchJumpsToMatches()
