@@ -18,6 +18,11 @@ constexpr int kFieldLevel = 3;
 // Python layout re-formats every value as json.dump(indent=4) would; compact
 // layout copies the host ET's (minified) values as they are, one node per line.
 
+struct FormatCache {
+    uint32_t host = UINT32_MAX;
+    std::vector<std::pair<std::string_view, std::string>> values;
+};
+
 struct Null {};
 struct IntList {
     const int64_t *begin;
@@ -51,7 +56,9 @@ public:
             }
         m_entries.push_back({std::string(key), std::move(v)});
     }
-    void write(std::string &out, bool pretty) const
+    // GPU nodes repeat their launcher's inputs/outputs/attrs; `cache` keeps the
+    // formatted text of the raw values of the current host node.
+    void write(std::string &out, bool pretty, FormatCache &cache) const
     {
         out.push_back('{');
         bool first = true;
@@ -63,7 +70,7 @@ public:
                 appendNewlineIndent(out, kIndent, kFieldLevel);
             appendPyJsonString(out, e.key);
             out += pretty ? ": " : ":";
-            writeValue(out, e.value, pretty);
+            writeValue(out, e.value, pretty, cache);
         }
         if (pretty)
             appendNewlineIndent(out, kIndent, kNodeLevel);
@@ -71,11 +78,24 @@ public:
     }
 
 private:
-    static void writeValue(std::string &out, const Value &v, bool pretty)
+    static void writeValue(std::string &out, const Value &v, bool pretty, FormatCache &cache)
     {
         if (auto raw = std::get_if<std::string_view>(&v)) {
-            if (!pretty || !appendPyJson(out, *raw, kIndent, kFieldLevel))
+            if (!pretty) {
                 out.append(*raw);
+                return;
+            }
+            for (const auto &[text, formatted] : cache.values)
+                if (text.data() == raw->data() && text.size() == raw->size()) {
+                    out.append(formatted);
+                    return;
+                }
+            std::string formatted;
+            if (!appendPyJson(formatted, *raw, kIndent, kFieldLevel))
+                formatted.assign(*raw);
+            out.append(formatted);
+            if (raw->size() > 32)
+                cache.values.emplace_back(*raw, std::move(formatted));
         } else if (auto num = std::get_if<PyNumber>(&v)) {
             appendPyNumber(out, *num);
         } else if (auto i = std::get_if<int64_t>(&v)) {
@@ -188,6 +208,7 @@ void writeDocument(Sink &&emit, const HostTrace &host, const KinetoTrace &device
         }
         buf.push_back('[');
         OrderedNode node;
+        FormatCache cache;
         bool firstNode = true;
         for (const EtPlusNode &n : link.plan.nodes) {
             if (!firstNode)
@@ -198,7 +219,11 @@ void writeDocument(Sink &&emit, const HostTrace &host, const KinetoTrace &device
             else
                 buf.push_back('\n');
             buildNode(node, n, host, device, link);
-            node.write(buf, pretty);
+            if (cache.host != n.host) {
+                cache.host = n.host;
+                cache.values.clear();
+            }
+            node.write(buf, pretty, cache);
             if (buf.size() > (1 << 20)) {
                 emit(buf);
                 buf.clear();

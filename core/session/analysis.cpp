@@ -182,7 +182,13 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         if (request.progress)
             request.progress("link", 0);
         if (request.mode == LinkMode::Chakra) {
-            a->linkSyncEdges = chakraSyncEdges(*a->device, linkDiag);
+            // The session's critical path is Chakra's when the options match: wait for it
+            // instead of computing it a second time.
+            const bool reuse = cpaTask.valid() && isChakraCriticalPathRequest(request.cpa);
+            if (reuse)
+                cpaTask.get();
+            a->linkSyncEdges =
+                chakraSyncEdges(*a->device, linkDiag, reuse && a->criticalPath ? &*a->criticalPath : nullptr);
         } else {
             a->linkSyncEdges.reserve(a->syncEdges.size());
             for (const SyncEdge &e : a->syncEdges)

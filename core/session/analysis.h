@@ -72,8 +72,12 @@ struct Analysis {
 // edges on the critical path of the first ProfilerStep (trace_link_spec 3.3).
 std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request);
 
-// Chakra mode's sync source: what chakra_trace_link gets from HTA.
-std::vector<SyncEdgeRef> chakraSyncEdges(const KinetoTrace &trace, Diagnostics &diagnostics);
+// Chakra mode's sync source: what chakra_trace_link gets from HTA. `computed`
+// is a critical path already computed with Chakra's options (see below), or null.
+std::vector<SyncEdgeRef> chakraSyncEdges(const KinetoTrace &trace, Diagnostics &diagnostics,
+                                         const CriticalPathResult *computed = nullptr);
+// True when `options` are the ones chakra_trace_link gives HTA.
+bool isChakraCriticalPathRequest(const CriticalPathOptions &options);
 
 // The Kineto CPU process id: the most common integer pid among CPU ops.
 int64_t kinetoProcessId(const KinetoTrace &trace);

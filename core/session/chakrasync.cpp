@@ -7,7 +7,16 @@
 
 namespace syncscope {
 
-std::vector<SyncEdgeRef> chakraSyncEdges(const KinetoTrace &trace, Diagnostics &diagnostics)
+bool isChakraCriticalPathRequest(const CriticalPathOptions &o)
+{
+    const CriticalPathOptions chakra;
+    return o.annotation == chakra.annotation && o.instanceFirst == 0 && o.instanceLast == 0 &&
+           o.zeroWeightLaunchEdges == chakra.zeroWeightLaunchEdges && o.nsRounding == chakra.nsRounding &&
+           o.strictNegativeWeights == chakra.strictNegativeWeights && o.dataLoadEvents.empty();
+}
+
+std::vector<SyncEdgeRef> chakraSyncEdges(const KinetoTrace &trace, Diagnostics &diagnostics,
+                                         const CriticalPathResult *computed)
 {
     // chakra#162: without a ProfilerStep, HTA returns nothing and chakra_trace_link crashes.
     bool haveStep = false;
@@ -24,9 +33,14 @@ std::vector<SyncEdgeRef> chakraSyncEdges(const KinetoTrace &trace, Diagnostics &
                           trace.path);
         return {};
     }
-    CriticalPathOptions options; // HTA's defaults as Chakra calls it: "ProfilerStep", instance 0
-    Diagnostics cpaDiag;
-    const CriticalPathResult cp = analyzeCriticalPath(trace, options, cpaDiag);
+    // HTA's defaults as Chakra calls it: "ProfilerStep", instance 0. Reuse the
+    // session's result when it was computed with exactly these options.
+    CriticalPathResult own;
+    if (!computed) {
+        Diagnostics cpaDiag;
+        own = analyzeCriticalPath(trace, CriticalPathOptions{}, cpaDiag);
+    }
+    const CriticalPathResult &cp = computed ? *computed : own;
     if (!cp.success) {
         // Chakra logs "invalid graph structure" and carries on without sync deps.
         diagnostics.warning("link.compat_cpa_failed",
