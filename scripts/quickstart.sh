@@ -1,7 +1,7 @@
 #!/bin/sh
 # Quick start: install what is missing, build, and run Syncscope on the bundled
-# sample pair. With a display this opens the inspector; without one it runs the
-# same pipeline headless and prints the summary.
+# sample pair. With a display this opens the inspector; without one it renders
+# the inspector to a PNG and runs the same pipeline headless, printing the summary.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -10,6 +10,9 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${CI:-}" ]; then
     exec build/app/syncscope --sample
 fi
 mkdir -p build/sample-output
+# No display: render the inspector offscreen to a PNG as well.
+build/app/syncscope --sample --screenshot build/sample-output/sample.png --size 1600x900 --select aten::item \
+    2>/dev/null && echo "syncscope: the inspector's view of the sample: build/sample-output/sample.png" >&2
 exec build/app/syncscope --batch --sample --instance all \
     --output build/sample-output/sample.linked.json \
     --critical-path build/sample-output/sample.critical_path.json \
