@@ -61,42 +61,12 @@ size_t jsonValueLength(std::string_view t)
 std::vector<JsonMember> jsonObjectMembers(std::string_view t)
 {
     std::vector<JsonMember> out;
-    size_t i = 0;
-    auto skip = [&] {
-        while (i < t.size() && isWs(t[i]))
-            ++i;
-    };
-    skip();
-    if (i >= t.size() || t[i] != '{')
-        return out;
-    ++i;
-    for (;;) {
-        skip();
-        if (i >= t.size() || t[i] == '}')
-            return out;
-        if (t[i] == ',') {
-            ++i;
-            continue;
-        }
-        if (t[i] != '"')
-            return {};
-        const size_t keyEnd = stringEnd(t, i);
-        if (keyEnd == std::string_view::npos)
-            return {};
-        const std::string_view body = t.substr(i + 1, keyEnd - i - 2);
-        std::string key = body.find('\\') == std::string_view::npos ? std::string(body) : decodeJsonString(body);
-        i = keyEnd;
-        skip();
-        if (i >= t.size() || t[i] != ':')
-            return {};
-        ++i;
-        skip();
-        const size_t len = jsonValueLength(t.substr(i));
-        if (len == std::string_view::npos)
-            return {};
-        out.push_back({std::move(key), t.substr(i, len)});
-        i += len;
-    }
+    const bool ok = forEachMember(t, [&](std::string_view key, std::string_view value) {
+        out.push_back({key.find('\\') == std::string_view::npos ? std::string(key) : decodeJsonString(key), value});
+    });
+    if (!ok)
+        out.clear();
+    return out;
 }
 
 } // namespace syncscope

@@ -22,4 +22,91 @@ struct JsonMember {
 // Members of the object `text` in order; empty when `text` is not an object.
 std::vector<JsonMember> jsonObjectMembers(std::string_view text);
 
+// Calls f(rawKey, value) for each member of the object `t`, in order, without
+// allocating (keys are not unescaped). Returns false on malformed text.
+template <typename F>
+bool forEachMember(std::string_view t, F &&f);
+// Calls f(value) for each element of the array `t`. Returns false on malformed text.
+template <typename F>
+bool forEachElement(std::string_view t, F &&f);
+
+namespace jsonscan_detail {
+inline bool isWs(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+} // namespace jsonscan_detail
+
+template <typename F>
+bool forEachMember(std::string_view t, F &&f)
+{
+    using jsonscan_detail::isWs;
+    size_t i = 0;
+    auto skip = [&] {
+        while (i < t.size() && isWs(t[i]))
+            ++i;
+    };
+    skip();
+    if (i >= t.size() || t[i] != '{')
+        return false;
+    ++i;
+    for (;;) {
+        skip();
+        if (i >= t.size())
+            return false;
+        if (t[i] == '}')
+            return true;
+        if (t[i] == ',') {
+            ++i;
+            continue;
+        }
+        const size_t keyLen = jsonValueLength(t.substr(i));
+        if (t[i] != '"' || keyLen == std::string_view::npos)
+            return false;
+        const std::string_view key = t.substr(i + 1, keyLen - 2);
+        i += keyLen;
+        skip();
+        if (i >= t.size() || t[i] != ':')
+            return false;
+        ++i;
+        skip();
+        const size_t valueLen = jsonValueLength(t.substr(i));
+        if (valueLen == std::string_view::npos)
+            return false;
+        f(key, t.substr(i, valueLen));
+        i += valueLen;
+    }
+}
+
+template <typename F>
+bool forEachElement(std::string_view t, F &&f)
+{
+    using jsonscan_detail::isWs;
+    size_t i = 0;
+    auto skip = [&] {
+        while (i < t.size() && isWs(t[i]))
+            ++i;
+    };
+    skip();
+    if (i >= t.size() || t[i] != '[')
+        return false;
+    ++i;
+    for (;;) {
+        skip();
+        if (i >= t.size())
+            return false;
+        if (t[i] == ']')
+            return true;
+        if (t[i] == ',') {
+            ++i;
+            continue;
+        }
+        const size_t len = jsonValueLength(t.substr(i));
+        if (len == std::string_view::npos)
+            return false;
+        f(t.substr(i, len));
+        i += len;
+    }
+}
+
 } // namespace syncscope
