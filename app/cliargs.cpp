@@ -118,6 +118,35 @@ std::string versionText()
     return std::string("syncscope ") + SYNCSCOPE_VERSION + "\n";
 }
 
+namespace {
+
+// Word-wraps `text` to `width` columns, continuation lines indented by `indent`.
+std::string wrap(const std::string &text, size_t indent, size_t width)
+{
+    std::string out;
+    size_t column = indent;
+    size_t i = 0;
+    while (i < text.size()) {
+        size_t end = text.find(' ', i);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string word = text.substr(i, end - i);
+        if (column > indent && column + 1 + word.size() > width) {
+            out += "\n" + std::string(indent, ' ');
+            column = indent;
+        } else if (column > indent) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+        i = end + 1;
+    }
+    return out;
+}
+
+} // namespace
+
 std::string helpText()
 {
     std::string s =
@@ -140,7 +169,7 @@ std::string helpText()
             left.append(30 - left.size(), ' ');
         else
             left += "\n" + std::string(30, ' ');
-        s += left + o.help + "\n";
+        s += left + wrap(o.help, 30, 100) + "\n";
     }
     s += "\nExit status:\n"
          "  0  success\n"
