@@ -295,7 +295,6 @@ private:
         const double start = std::max(ready, free);
         const double dur = jitter(gpuUs);
         free = start + dur;
-        m_lastLaunchOn[stream] = start + dur;
         event("{\"ph\": \"s\", \"id\": " + std::to_string(corr) + ", \"pid\": " + std::to_string(kPid) +
               ", \"tid\": " + std::to_string(tid) + ", \"ts\": " + fmtUs(kBaseUs + m_lastCallTs) +
               ", \"cat\": \"ac2g\", \"name\": \"ac2g\"}");
@@ -594,7 +593,6 @@ private:
     bool m_firstEvent = true, m_firstNode = true;
     std::map<int64_t, Thread> m_threads;
     std::map<int, double> m_streamFree{{kComputeStream, 0.0}, {kNcclStream, 0.0}, {kSideStream, 0.0}};
-    std::map<int, double> m_lastLaunchOn;
     std::map<int64_t, Record> m_records;
     int64_t m_nextId = 4, m_nextRf = 1, m_nextExt = 1, m_nextCorr = 1, m_nextTensor = 1, m_evIdx = 0;
     int64_t m_stepNode = 0;

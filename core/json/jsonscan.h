@@ -37,39 +37,45 @@ inline bool isWs(char c)
 }
 } // namespace jsonscan_detail
 
+// Walks the items of the object or array `t` (`open` is '{' or '['), calling
+// f(rawKey, value) for object members and f({}, value) for array elements.
 template <typename F>
-bool forEachMember(std::string_view t, F &&f)
+bool forEachItem(std::string_view t, char open, F &&f)
 {
     using jsonscan_detail::isWs;
+    const char close = open == '{' ? '}' : ']';
     size_t i = 0;
     auto skip = [&] {
         while (i < t.size() && isWs(t[i]))
             ++i;
     };
     skip();
-    if (i >= t.size() || t[i] != '{')
+    if (i >= t.size() || t[i] != open)
         return false;
     ++i;
     for (;;) {
         skip();
         if (i >= t.size())
             return false;
-        if (t[i] == '}')
+        if (t[i] == close)
             return true;
         if (t[i] == ',') {
             ++i;
             continue;
         }
-        const size_t keyLen = jsonValueLength(t.substr(i));
-        if (t[i] != '"' || keyLen == std::string_view::npos)
-            return false;
-        const std::string_view key = t.substr(i + 1, keyLen - 2);
-        i += keyLen;
-        skip();
-        if (i >= t.size() || t[i] != ':')
-            return false;
-        ++i;
-        skip();
+        std::string_view key;
+        if (open == '{') {
+            const size_t keyLen = jsonValueLength(t.substr(i));
+            if (t[i] != '"' || keyLen == std::string_view::npos)
+                return false;
+            key = t.substr(i + 1, keyLen - 2);
+            i += keyLen;
+            skip();
+            if (i >= t.size() || t[i] != ':')
+                return false;
+            ++i;
+            skip();
+        }
         const size_t valueLen = jsonValueLength(t.substr(i));
         if (valueLen == std::string_view::npos)
             return false;
@@ -79,34 +85,15 @@ bool forEachMember(std::string_view t, F &&f)
 }
 
 template <typename F>
+bool forEachMember(std::string_view t, F &&f)
+{
+    return forEachItem(t, '{', f);
+}
+
+template <typename F>
 bool forEachElement(std::string_view t, F &&f)
 {
-    using jsonscan_detail::isWs;
-    size_t i = 0;
-    auto skip = [&] {
-        while (i < t.size() && isWs(t[i]))
-            ++i;
-    };
-    skip();
-    if (i >= t.size() || t[i] != '[')
-        return false;
-    ++i;
-    for (;;) {
-        skip();
-        if (i >= t.size())
-            return false;
-        if (t[i] == ']')
-            return true;
-        if (t[i] == ',') {
-            ++i;
-            continue;
-        }
-        const size_t len = jsonValueLength(t.substr(i));
-        if (len == std::string_view::npos)
-            return false;
-        f(t.substr(i, len));
-        i += len;
-    }
+    return forEachItem(t, '[', [&](std::string_view, std::string_view value) { f(value); });
 }
 
 } // namespace syncscope

@@ -510,6 +510,17 @@ void AsyncJsonStreamHandler::finish()
         std::rethrow_exception(d->error);
 }
 
+InputError invalidJsonEntry(const std::string &path, const char *what, size_t entry, const ElementBatch &batch,
+                            size_t indexInBatch, const char *detail)
+{
+    const uint64_t at =
+        batch.offset + (indexInBatch < batch.spans.size() ? batch.spans[indexInBatch].offset - 1 : 0);
+    return InputError("json.invalid",
+                      path + ": invalid JSON in " + what + " " + std::to_string(entry) + " (near byte " +
+                          std::to_string(at) + "): " + detail,
+                      static_cast<int64_t>(at));
+}
+
 JsonStreamStats streamJson(ByteSource &source, const std::string &path, JsonStreamHandler &handler,
                            const std::atomic<bool> *cancel)
 {

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/bytesource.h"
+
 namespace syncscope {
 
 class ByteSource;
@@ -71,6 +73,11 @@ private:
     struct Impl;
     std::unique_ptr<Impl> d;
 };
+
+// The error for a batch simdjson rejected: names the file, the array ("traceEvents
+// entry", "node"), the entry's position and its byte offset.
+InputError invalidJsonEntry(const std::string &path, const char *what, size_t entry, const ElementBatch &batch,
+                            size_t indexInBatch, const char *detail);
 
 // Reads the whole source. Throws InputError (codes "json.empty", "json.not_json",
 // "json.truncated", "json.invalid") naming `path`.

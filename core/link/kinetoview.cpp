@@ -94,7 +94,6 @@ KinetoView buildKinetoView(const KinetoTrace &trace, LinkMode mode)
         } else if (mode == LinkMode::Chakra ? isChakraLaunch(trace, e)
                                             : (e.kind == EventKind::Runtime || e.kind == EventKind::Driver) &&
                                                   e.has(KinetoEvent::HasCorrelation)) {
-            v.launches.push_back(idx);
             auto [it, inserted] = v.launchByCorrelation.try_emplace(e.correlation, idx);
             if (!inserted) {
                 v.duplicateCorrelations.push_back(e.correlation);

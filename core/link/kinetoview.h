@@ -29,7 +29,6 @@ struct KinetoView {
     std::vector<uint32_t> cpuOps; // CPU ops, stable by ts
     std::vector<double> cpuOpTs;  // their ts, for binary searches
     std::vector<uint32_t> gpuOps; // GPU activities, stable by ts
-    std::vector<uint32_t> launches;
     std::unordered_map<int64_t, uint32_t> launchByCorrelation;
     std::unordered_map<int64_t, uint32_t> latestByExternalId; // latest-starting record per External id
     std::unordered_map<int64_t, uint32_t> cpuOpByRfId;        // latest-starting CPU op per Record function id

@@ -83,12 +83,6 @@ SchemaSupport classifySchema(const std::string &schema)
     return SchemaSupport::Unsupported;
 }
 
-bool isChakraConverterSchema(const std::string &schema)
-{
-    return schema == "1.0.2-chakra.0.0.4" || schema == "1.0.3-chakra.0.0.4" || schema == "1.1.0-chakra.0.0.4" ||
-           schema == "1.1.1-chakra.0.0.4";
-}
-
 struct HostNodeSink::Impl {
     HostTrace &trace;
     Diagnostics &diag;
@@ -212,11 +206,7 @@ void HostNodeSink::addBatch(const ElementBatch &batch)
             ++i;
         }
     } catch (const simdjson::simdjson_error &e) {
-        const uint64_t at = offset + (i < spans.size() ? spans[i].offset - 1 : 0);
-        throw InputError("json.invalid",
-                         trace.path + ": invalid JSON in node " + std::to_string(trace.nodes.size()) +
-                             " (near byte " + std::to_string(at) + "): " + e.what(),
-                         static_cast<int64_t>(at));
+        throw invalidJsonEntry(trace.path, "node", trace.nodes.size(), batch, i, e.what());
     }
 }
 
@@ -286,15 +276,11 @@ void HostNodeSink::finish()
     if (duplicate)
         diag.warning("host.duplicate_ids",
                      trace.path + ": some node ids occur more than once; the last node with an id wins", trace.path);
-    bool haveRoot = false;
-    for (const auto &n : trace.nodes)
-        haveRoot |= n.has(HostNode::IsProcessRoot) || n.id == 1;
     if (!ids.count(1))
         diag.error("host.no_root",
                    trace.path + ": the execution trace has no root node (id 1, "
                                 "[pytorch|profiler|execution_trace|process]); it is incomplete",
                    trace.path);
-    (void)haveRoot;
 }
 
 } // namespace syncscope

@@ -28,6 +28,5 @@ private:
 // Known ET schema versions and how we read them.
 enum class SchemaSupport { Known, NewerMinor, Unsupported };
 SchemaSupport classifySchema(const std::string &schema);
-bool isChakraConverterSchema(const std::string &schema); // accepted by chakra_converter as-is
 
 } // namespace syncscope

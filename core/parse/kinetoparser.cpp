@@ -393,11 +393,7 @@ void KinetoEventSink::addBatch(const ElementBatch &batch)
             ++i;
         }
     } catch (const simdjson::simdjson_error &e) {
-        const uint64_t at = offset + (i < spans.size() ? spans[i].offset - 1 : 0);
-        throw InputError("json.invalid",
-                         trace.path + ": invalid JSON in traceEvents entry " + std::to_string(trace.events.size()) +
-                             " (near byte " + std::to_string(at) + "): " + e.what(),
-                         static_cast<int64_t>(at));
+        throw invalidJsonEntry(trace.path, "traceEvents entry", trace.events.size(), batch, i, e.what());
     }
 }
 
@@ -441,7 +437,5 @@ void KinetoEventSink::addTopLevel(const std::string &key, std::string_view raw)
                         trace.path);
     }
 }
-
-void KinetoEventSink::finish() {}
 
 } // namespace syncscope

@@ -19,7 +19,6 @@ public:
     void addBatch(const ElementBatch &batch);
     // Reads the small top-level values (schemaVersion, distributedInfo, ...).
     void addTopLevel(const std::string &key, std::string_view raw);
-    void finish();
 
 private:
     struct Impl;

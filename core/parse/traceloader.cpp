@@ -85,7 +85,7 @@ public:
         if (m_result.host)
             m_result.host->nodesPosition = m_result.host->topLevel.size();
     }
-    void arrayEnd(std::string_view) override { m_arrayDone = true; }
+    void arrayEnd(std::string_view) override {}
 
     void elementBatch(ElementBatch &batch) override
     {
@@ -104,8 +104,6 @@ public:
 
     void finish(bool complete)
     {
-        if (m_kineto && complete)
-            m_kineto->finish();
         if (m_host && complete)
             m_host->finish();
         if (m_result.kind == TraceKind::Unknown && complete && !m_badKey) {
@@ -125,7 +123,6 @@ public:
     }
 
     LoadedTrace &result() { return m_result; }
-    bool arrayDone() const { return m_arrayDone; }
 
 private:
     void becomeDevice()
@@ -160,7 +157,6 @@ private:
     std::unique_ptr<KinetoEventSink> m_kineto;
     std::unique_ptr<HostNodeSink> m_host;
     std::vector<std::pair<std::string, std::string>> m_pending;
-    bool m_arrayDone = false;
     bool m_badKey = false;
 };
 
