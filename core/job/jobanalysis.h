@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// The cross-rank layer of a job: collective matching, clock alignment, arrival
+// and waits, stragglers and the job critical path, computed from the small
+// per-rank summaries only (display-free, no traces needed).
+#pragma once
+
+#include "ranksummary.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+struct JobOptions {
+    int64_t clockReferenceRank = -1; // -1: the lowest rank present
+    bool alignClocks = true;
+};
+
+// One collective instance matched across the ranks that took part.
+struct MatchedCollective {
+    std::string name;               // collective name (or kernel name when unknown)
+    std::string processGroup;       // "" when unknown
+    std::string matchedBy;          // "seq", "process_group_order" or "kernel_order"
+    std::vector<int64_t> ranks;     // participants, ascending
+    std::vector<uint32_t> index;    // per participant: index into that rank's RankSummary::collectives
+    std::map<int64_t, double> arrivalUs; // rank -> aligned kernel start (µs, reference clock)
+    std::map<int64_t, double> endUs;     // rank -> aligned kernel end
+    std::map<int64_t, double> waitUs;    // rank -> last arrival - own arrival, >= 0
+    int64_t lastArrivalRank = -1;
+    double spreadUs = 0;            // last arrival - first arrival
+};
+
+struct RankJobStats {
+    int64_t rank = -1;
+    double clockOffsetUs = 0;       // ADDED to this rank's timestamps to reach the reference clock
+    double clockSpreadUs = 0;       // robust spread (e.g. MAD) of the per-collective offset estimates
+    int64_t offsetSamples = 0;
+    double collectiveWaitUs = 0;    // waits suffered
+    double collectiveWaitCausedUs = 0;
+    int64_t lastArrivals = 0;
+};
+
+struct JobCriticalPathRow {
+    int64_t rank = -1;
+    std::string op;
+    double startUs = 0, durUs = 0;  // aligned
+    std::string boundBy;
+};
+
+struct JobCriticalPath {
+    bool valid = false;
+    std::string reason;             // why not, when !valid
+    double weightUs = 0;
+    std::vector<std::pair<std::string, double>> summaryPct; // bound_by -> percent
+    std::vector<int64_t> ranksOnPath;
+    std::vector<uint32_t> collectivesCrossed; // indices into JobAnalysis::collectives
+    std::vector<JobCriticalPathRow> path;
+};
+
+struct JobAnalysis {
+    std::optional<int64_t> worldSize;
+    int64_t clockReferenceRank = -1;
+    std::vector<RankJobStats> ranks;           // same order as the input summaries
+    std::vector<MatchedCollective> collectives; // in aligned time order
+    std::vector<int64_t> stragglers;           // ranks sorted by waits caused, descending
+    JobCriticalPath criticalPath;
+    Diagnostics diagnostics;                   // unmatched / inconsistent collectives, alignment problems
+};
+
+// Runs the cross-rank analysis. Never throws for bad input (problems are diagnostics).
+// Near-linear in the total number of collectives (no all-pairs matching).
+JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &options);
+
+} // namespace syncscope

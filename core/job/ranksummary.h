@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// What the cross-rank (job) analysis needs from one rank, extracted from the
+// per-rank pipeline (core/session) so the rank's traces can be freed at once:
+// peak memory is then about `jobs x one rank`, not the sum over ranks. Small,
+// self-contained and serialisable, so MPI processes can send it to rank 0.
+// All times are integer nanoseconds on the rank's OWN clock (Kineto ts).
+#pragma once
+
+#include "model/diagnostics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace syncscope {
+
+struct Analysis;
+
+// One collective (or send/recv) GPU kernel as seen on one rank.
+struct RankCollective {
+    std::string kernelName;     // e.g. ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclKernel_SendRecv_...
+    std::string collectiveName; // args "Collective name" or derived from the kernel name ("allreduce", "sendrecv", ...)
+    std::string processGroup;   // args "Process Group Name" / ET pg_name, "" when unknown
+    std::string groupRanks;     // args "Process Group Ranks" as written (e.g. "[0, 1, 2, 3]"), "" when unknown
+    int64_t seq = -1;           // args "Seq"/"seq" when present
+    int64_t stream = -1;
+    int64_t device = -1;
+    int64_t startNs = 0, endNs = 0; // kernel start / end, own clock
+    int32_t step = -1;          // index into RankSummary::steps of the step containing startNs, -1 none
+    uint32_t event = 0;         // Kineto event index in the rank's trace (for the GUI / per-rank files)
+};
+
+// A ProfilerStep#N window (CPU-side user annotation), own clock.
+struct RankStep {
+    std::string name;           // "ProfilerStep#N"
+    int64_t number = -1;        // N
+    int64_t startNs = 0, endNs = 0;
+};
+
+// The single-rank critical path of the chosen window, as a compact graph the
+// cross-rank layer can join with the other ranks' graphs.
+struct RankCpNode {
+    int64_t timeNs = 0;         // HTA node time converted back to the rank's own clock (ns)
+    int32_t op = -1;            // index into RankCpGraph::ops, -1 none
+    bool isStart = true;
+};
+struct RankCpOp {
+    std::string name;
+    std::string kind;           // eventKindName(): cpu_op, kernel, cuda_runtime, ...
+    int64_t startNs = 0, durNs = 0;
+    int64_t stream = -1;        // GPU ops: stream; CPU ops: -1
+    int32_t collective = -1;    // index into RankSummary::collectives when this op is a collective kernel
+};
+struct RankCpEdge {
+    int32_t from = 0, to = 0;   // node indices
+    double weightUs = 0;        // HTA weight
+    uint8_t type = 0;           // CpEdgeType as integer
+    uint8_t bound = 0;          // CpBound as integer (attribution), 0 none
+};
+struct RankCpGraph {
+    bool valid = false;
+    std::vector<RankCpOp> ops;
+    std::vector<RankCpNode> nodes;
+    std::vector<RankCpEdge> edges;
+    double weightUs = 0;        // the single-rank critical path weight
+    std::vector<std::pair<std::string, double>> summaryPct; // bound_by -> percent, as the single-rank report
+};
+
+struct RankLinkStats {
+    bool present = false;
+    int64_t hostOps = 0, hostOpsLinked = 0, hostOpsWithTwin = 0;
+    int64_t kinetoCpuOps = 0, kinetoCpuOpsLinked = 0, gpuOps = 0, gpuOpsLinked = 0;
+    double coverage = 0;        // hostOpsLinked / hostOpsWithTwin, 0..1
+};
+
+struct RankSummary {
+    int64_t rank = -1;          // distributedInfo.rank (or from the file name)
+    std::optional<int64_t> worldSize;
+    std::string hostPath, devicePath;
+    int exitCode = 0;           // the per-rank pipeline's exit code (README table)
+    int64_t pid = -1;
+    int64_t traceStartNs = 0, traceEndNs = 0; // own clock
+    std::optional<int64_t> baseTimeNanoseconds;
+    RankLinkStats link;
+    std::vector<RankStep> steps;
+    std::vector<RankCollective> collectives; // ascending startNs
+    RankCpGraph criticalPath;   // of the analysed window (the same step on every rank)
+    Diagnostics diagnostics;
+    std::vector<std::pair<std::string, std::string>> outputs; // kind -> path written for this rank
+};
+
+// Extracts the summary of one rank from a finished per-rank analysis.
+RankSummary extractRankSummary(const Analysis &analysis, int exitCode);
+
+// Byte serialisation for MPI (versioned, little-endian, length-checked: a
+// corrupt buffer fails with a message instead of reading out of bounds).
+std::string serializeRankSummary(const RankSummary &summary);
+bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::string &error);
+
+} // namespace syncscope
