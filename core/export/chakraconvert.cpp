@@ -188,7 +188,15 @@ bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph 
         ChakraHostFields f;
         const EtPlusNode &p = c.link.plan.nodes[i];
         scanChakraHostFields(c.host.nodeText(c.host.nodes[p.host]), c.host.layout, f);
-        out.commSize = chakraCommSize(f.inValues, f.inTypes);
+        if (const auto size = chakraCommSize(f.inValues, f.inTypes)) {
+            out.commSize = *size;
+        } else {
+            out.commSize = -1; // written as "unknown"; the reference fails on such a node
+            c.diag.warning("chakra_et.comm_size_overflow",
+                           "the communication size of " + std::string(c.name(i)) +
+                               " (numel x element size of its tensors) does not fit a 64-bit integer; comm_size "
+                               "is written as -1");
+        }
         if (!pg.empty()) {
             out.pgName = static_cast<int32_t>(g.pgNames.size());
             g.pgNames.push_back(std::move(pg));

@@ -61,8 +61,9 @@ void scanAttrs(std::string_view list, ChakraHostFields &out)
     });
 }
 
-// One tensor [id, storage, offset, numel, elem_bytes, device]: numel * elem_bytes.
-int64_t tensorBytes(std::string_view tensor)
+// One tensor [id, storage, offset, numel, elem_bytes, device]: numel * elem_bytes
+// added to `total`. False when the product or the sum overflows int64.
+bool addTensorBytes(std::string_view tensor, int64_t &total)
 {
     int64_t items[6] = {};
     int n = 0;
@@ -72,7 +73,10 @@ int64_t tensorBytes(std::string_view tensor)
             ok = false;
         ++n;
     });
-    return ok && n == 6 ? items[3] * items[4] : 0;
+    if (!ok || n != 6)
+        return true; // not a tensor record: skipped
+    int64_t bytes = 0;
+    return !__builtin_mul_overflow(items[3], items[4], &bytes) && !__builtin_add_overflow(total, bytes, &total);
 }
 
 } // namespace
@@ -147,8 +151,9 @@ bool jsonToString(std::string_view raw, std::string &value)
     return true;
 }
 
-int64_t chakraCommSize(std::string_view values, std::string_view types)
+std::optional<int64_t> chakraCommSize(std::string_view values, std::string_view types)
 {
+    bool fits = true;
     std::vector<std::string_view> valueList, typeList;
     forEachElement(values, [&](std::string_view v) { valueList.push_back(v); });
     forEachElement(types, [&](std::string_view t) { typeList.push_back(t); });
@@ -158,10 +163,12 @@ int64_t chakraCommSize(std::string_view values, std::string_view types)
         if (!jsonToString(typeList[k], type) || type.find("Tensor") == std::string::npos)
             continue;
         if (type.rfind("GenericList[Tensor", 0) == 0)
-            forEachElement(valueList[k], [&](std::string_view t) { total += tensorBytes(t); });
+            forEachElement(valueList[k], [&](std::string_view t) { fits &= addTensorBytes(t, total); });
         else
-            total += tensorBytes(valueList[k]);
+            fits &= addTensorBytes(valueList[k], total);
     }
+    if (!fits)
+        return std::nullopt;
     return total;
 }
 

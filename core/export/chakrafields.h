@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <string_view>
 
 namespace syncscope {
@@ -43,6 +44,7 @@ bool jsonToString(std::string_view raw, std::string &value);
 // Chakra's comm_size (5.4): bytes of the tensors among the inputs, numel (item 3)
 // times element size (item 4) of every Tensor / GenericList[Tensor...] input.
 // Entries that are not 6-lists of numbers are skipped (the reference would fail).
-int64_t chakraCommSize(std::string_view values, std::string_view types);
+// nullopt when the size does not fit int64 (numel 2^62 x 8 bytes): never wrapped.
+std::optional<int64_t> chakraCommSize(std::string_view values, std::string_view types);
 
 } // namespace syncscope

@@ -8,6 +8,9 @@ namespace syncscope {
 namespace {
 
 constexpr size_t kChunk = 1 << 20;
+// A real node is a few hundred bytes, the metadata a few KB; a crafted length of
+// 1 GiB must not make us buffer it before the message fails to parse.
+constexpr uint64_t kMaxMessageBytes = uint64_t(64) << 20;
 
 } // namespace
 
@@ -95,6 +98,10 @@ bool ChakraEtReader::readMessage(std::string &bytes)
     if (length > 0xffffffffu)
         fail("chakra_et.bad_length", "declares " + std::to_string(length) + " bytes at " + where +
                                          ", more than a varint32 length allows: not a .et stream");
+    if (length > kMaxMessageBytes)
+        fail("chakra_et.message_too_large",
+             "declares " + std::to_string(length) + " bytes at " + where + "; no Chakra node or metadata is larger than " +
+                 std::to_string(kMaxMessageBytes >> 20) + " MiB, so the file is refused as corrupt");
     bytes.clear();
     while (bytes.size() < length) {
         if (m_pos >= m_buffer.size()) {

@@ -133,6 +133,10 @@ public:
                         break;
                     }
                 }
+                if (skipZeroPadding()) {
+                    m_done = true;
+                    break;
+                }
                 inflateReset(&m_z);
                 continue;
             }
@@ -164,6 +168,32 @@ public:
     }
 
 private:
+    // After a member: zero bytes up to the end of the file are padding (tape
+    // blocks, preallocated files; `gzip -d` accepts them). True when only
+    // padding was left; false when another member (or garbage) follows.
+    bool skipZeroPadding()
+    {
+        for (;;) {
+            while (m_z.avail_in > 0 && *m_z.next_in == 0) {
+                ++m_z.next_in;
+                --m_z.avail_in;
+                m_sawPadding = true;
+            }
+            if (m_z.avail_in > 0)
+                return false;
+            if (!m_sawPadding)
+                return false; // the caller has just refilled: a real end is handled there
+            const size_t k = readSome(m_fd->get(), m_in.data(), m_in.size(), m_path);
+            m_consumed += k;
+            m_z.next_in = reinterpret_cast<Bytef *>(m_in.data());
+            m_z.avail_in = static_cast<uInt>(k);
+            if (k == 0) {
+                m_eof = true;
+                return true;
+            }
+        }
+    }
+
     std::unique_ptr<Fd> m_fd;
     std::string m_path;
     uint64_t m_size;
@@ -174,6 +204,7 @@ private:
     bool m_eof = false;
     bool m_done = false;
     bool m_memberOpen = false;
+    bool m_sawPadding = false;
 };
 
 } // namespace

@@ -3,6 +3,8 @@
 
 #include "io/bytesource.h"
 
+#include <simdjson.h>
+
 #include <array>
 #include <condition_variable>
 #include <deque>
@@ -20,6 +22,10 @@ namespace {
 constexpr size_t kNotFound = static_cast<size_t>(-1);
 constexpr size_t kInitialBuffer = 1u << 20; // grows for a larger element; more costs memory, not speed
 constexpr size_t kPadding = 64; // >= SIMDJSON_PADDING
+// One JSON value (a trace event, an ET node, a top-level value) larger than this
+// is refused: no real trace has one, and a crafted file could otherwise make us
+// buffer gigabytes (a 1 GiB string compresses to 1 MB).
+constexpr size_t kMaxValueBytes = size_t(256) << 20;
 
 inline bool isWs(char c)
 {
@@ -110,11 +116,17 @@ public:
         int c = peekNonWs();
         if (c < 0)
             throw InputError("json.empty", m_path + ": the file is empty");
-        // Tolerate a UTF-8 byte order mark.
-        if (static_cast<unsigned char>(c) == 0xEF && m_end - m_begin >= 3 &&
-            std::memcmp(m_buf.data() + m_begin, "\xEF\xBB\xBF", 3) == 0) {
-            m_begin += 3;
-            c = peekNonWs();
+        // Tolerate a UTF-8 byte order mark (plain and gzip'd alike: the first read
+        // of a plain file returns only the two sniffed bytes).
+        if (static_cast<unsigned char>(c) == 0xEF) {
+            while (m_end - m_begin < 3 && fill()) {
+            }
+            if (m_end - m_begin >= 3 && std::memcmp(m_buf.data() + m_begin, "\xEF\xBB\xBF", 3) == 0) {
+                m_begin += 3;
+                c = peekNonWs();
+                if (c < 0)
+                    throw InputError("json.empty", m_path + ": the file holds only a byte order mark");
+            }
         }
         if (c == '[') {
             m_stats.bareArray = true;
@@ -122,6 +134,7 @@ public:
                 streamArray({});
             } else {
                 const size_t len = scanValueAt();
+                validateValue(len, "the top-level array");
                 m_handler.topLevelValue({}, view(len));
                 m_begin += len;
             }
@@ -134,6 +147,14 @@ public:
                                  ", expected '{' or '[')",
                              static_cast<int64_t>(m_base + m_begin));
         }
+        // Python's json.load rejects anything after the document ("Extra data").
+        const int after = peekNonWs();
+        if (after >= 0)
+            throw InputError("json.trailing_data",
+                             m_path + ": unexpected data after the end of the JSON document at byte " +
+                                 std::to_string(m_base + m_begin) + " (" + describeByte(after) +
+                                 "); two documents in one file, or garbage appended?",
+                             static_cast<int64_t>(m_base + m_begin));
         m_stats.bytes = m_base + m_end;
         return m_stats;
     }
@@ -176,8 +197,15 @@ private:
             m_end -= m_begin;
             m_begin = 0;
         }
-        if (m_end == m_buf.size())
+        if (m_end == m_buf.size()) {
+            if (m_buf.size() >= kMaxValueBytes)
+                throw InputError("json.value_too_large",
+                                 m_path + ": a single JSON value starting at byte " + std::to_string(m_base) +
+                                     " is larger than " + std::to_string(kMaxValueBytes >> 20) +
+                                     " MiB; no trace event or node is that large, so the file was refused",
+                                 static_cast<int64_t>(m_base));
             m_buf.resize(m_buf.size() * 2);
+        }
         if (m_eof)
             return false;
         const size_t n = m_src.read(m_buf.data() + m_end, m_buf.size() - m_end);
@@ -216,28 +244,28 @@ private:
         }
     }
 
+    // The top-level object, strictly: '{' (key ':' value (',' key ':' value)*)? '}'.
     void readObject()
     {
-        bool expectKey = true;
+        if (peekNonWs() == '}') {
+            ++m_begin;
+            return;
+        }
         for (;;) {
             const int c = peekNonWs();
             if (c < 0)
                 truncated("inside the top-level object");
-            if (c == '}') {
-                ++m_begin;
-                return;
-            }
-            if (c == ',') {
-                ++m_begin;
-                expectKey = true;
-                continue;
-            }
-            if (c != '"' || !expectKey)
-                invalid("expected a quoted key in the top-level object");
+            if (c != '"')
+                invalid(c == '}' ? "a trailing comma before '}' in the top-level object"
+                                 : "expected a quoted key in the top-level object");
             const size_t len = scanValueAt();
+            validateValue(len, "a top-level key");
             std::string key = unescapeKey(view(len));
             m_begin += len;
-            if (peekNonWs() != ':')
+            const int colon = peekNonWs();
+            if (colon < 0)
+                truncated("after a key");
+            if (colon != ':')
                 invalid("expected ':' after key \"" + key + "\"");
             ++m_begin;
             const int v = peekNonWs();
@@ -247,11 +275,34 @@ private:
                 streamArray(key);
             } else {
                 const size_t vlen = scanValueAt();
+                validateValue(vlen, ("the value of \"" + key + "\"").c_str());
                 m_handler.topLevelValue(key, view(vlen));
                 m_begin += vlen;
             }
-            expectKey = false;
+            const int next = peekNonWs();
+            if (next < 0)
+                truncated("inside the top-level object");
+            ++m_begin;
+            if (next == '}')
+                return;
+            if (next != ',') {
+                --m_begin;
+                invalid("expected ',' or '}' after the value of \"" + key + "\"");
+            }
         }
+    }
+
+    // Checks a value the handler gets as raw text (it may be copied into outputs
+    // verbatim): strict JSON, valid UTF-8, bounded nesting. simdjson does all three.
+    void validateValue(size_t len, const char *what)
+    {
+        simdjson::padded_string copy(m_buf.data() + m_begin, len);
+        simdjson::dom::element ignored;
+        const auto error = m_validator.parse(copy).get(ignored);
+        if (error == simdjson::MEMALLOC)
+            throw std::bad_alloc();
+        if (error != simdjson::SUCCESS)
+            invalid(std::string(what) + " is not valid JSON (" + simdjson::error_message(error) + ")");
     }
 
     static std::string unescapeKey(std::string_view quoted)
@@ -302,6 +353,7 @@ private:
         m_handler.arrayBegin(keyCopy);
         ++m_begin; // '['
         m_batchCount = 0;
+        bool expectValue = true, first = true;
         for (;;) {
             while (m_begin < m_end && isWs(m_buf[m_begin]))
                 ++m_begin;
@@ -312,16 +364,24 @@ private:
                 continue;
             }
             const char c = m_buf[m_begin];
+            // Strict separators: '[' (value (',' value)*)? ']' — Python rejects [1,,2], [1,] and [1 2].
             if (c == ']') {
+                if (expectValue && !first)
+                    invalid("a trailing comma before ']' in the \"" + keyCopy + "\" array");
                 flushBatch();
                 ++m_begin;
                 m_handler.arrayEnd(keyCopy);
                 return;
             }
             if (c == ',') {
+                if (expectValue)
+                    invalid("a missing value before ',' in the \"" + keyCopy + "\" array");
+                expectValue = true;
                 ++m_begin;
                 continue;
             }
+            if (!expectValue)
+                invalid("expected ',' or ']' between elements of the \"" + keyCopy + "\" array");
             size_t len = scanValue(m_buf.data() + m_begin, m_buf.data() + m_end, m_eof);
             if (len == kNotFound) {
                 flushBatch();
@@ -337,6 +397,8 @@ private:
             m_batchEnd = m_begin + len;
             ++m_batchCount;
             m_begin += len;
+            expectValue = false;
+            first = false;
         }
     }
 
@@ -354,6 +416,7 @@ private:
     size_t m_batchEnd = 0;
     size_t m_batchCount = 0;
     JsonStreamStats m_stats;
+    simdjson::dom::parser m_validator;
 };
 
 } // namespace
@@ -510,14 +573,29 @@ void AsyncJsonStreamHandler::finish()
         std::rethrow_exception(d->error);
 }
 
-InputError invalidJsonEntry(const std::string &path, const char *what, size_t entry, const ElementBatch &batch,
-                            size_t indexInBatch, const char *detail)
+InputError invalidJsonEntry(const std::string &path, const char *what, size_t batchFirstEntry, const ElementBatch &batch,
+                            const char *detail)
 {
-    const uint64_t at =
-        batch.offset + (indexInBatch < batch.spans.size() ? batch.spans[indexInBatch].offset - 1 : 0);
+    // simdjson rejects the batch as a whole; parse its elements one by one (only on
+    // this error path) to name the entry that is wrong and where it starts.
+    size_t bad = 0;
+    std::string why = detail;
+    simdjson::dom::parser parser;
+    for (size_t k = 0; k < batch.spans.size(); ++k) {
+        const ElementSpan &span = batch.spans[k];
+        const simdjson::padded_string copy(batch.json.data() + span.offset, span.length);
+        simdjson::dom::element ignored;
+        const auto error = parser.parse(copy).get(ignored);
+        if (error != simdjson::SUCCESS) {
+            bad = k;
+            why = simdjson::error_message(error);
+            break;
+        }
+    }
+    const uint64_t at = batch.offset + (bad < batch.spans.size() ? batch.spans[bad].offset - 1 : 0);
     return InputError("json.invalid",
-                      path + ": invalid JSON in " + what + " " + std::to_string(entry) + " (near byte " +
-                          std::to_string(at) + "): " + detail,
+                      path + ": invalid JSON in " + what + " " + std::to_string(batchFirstEntry + bad) +
+                          " (at byte " + std::to_string(at) + "): " + why,
                       static_cast<int64_t>(at));
 }
 

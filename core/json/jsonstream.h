@@ -75,9 +75,10 @@ private:
 };
 
 // The error for a batch simdjson rejected: names the file, the array ("traceEvents
-// entry", "node"), the entry's position and its byte offset.
-InputError invalidJsonEntry(const std::string &path, const char *what, size_t entry, const ElementBatch &batch,
-                            size_t indexInBatch, const char *detail);
+// entry", "node"), the position of the first bad entry (the batch's first entry
+// is number `batchFirstEntry`) and the byte offset where that entry starts.
+InputError invalidJsonEntry(const std::string &path, const char *what, size_t batchFirstEntry, const ElementBatch &batch,
+                            const char *detail);
 
 // Reads the whole source. Throws InputError (codes "json.empty", "json.not_json",
 // "json.truncated", "json.invalid") naming `path`.

@@ -7,6 +7,12 @@
 
 namespace syncscope {
 
+bool doubleFitsInt64(double d)
+{
+    // 2^63 is exactly representable; every double below it converts without overflow.
+    return std::isfinite(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0;
+}
+
 std::string_view trimJson(std::string_view s)
 {
     auto ws = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
@@ -63,7 +69,7 @@ int64_t microsTextToNanos(std::string_view text, double value)
     size_t digits = 0;
     for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i, ++digits) {
         if (whole > (std::numeric_limits<int64_t>::max() / 10 - 10) / 1000)
-            return std::llround(value * 1000.0);
+            return doubleFitsInt64(value * 1000.0) ? std::llround(value * 1000.0) : 0;
         whole = whole * 10 + (text[i] - '0');
     }
     int64_t frac = 0;
@@ -81,8 +87,10 @@ int64_t microsTextToNanos(std::string_view text, double value)
             }
         }
     }
-    if (i != text.size() || digits == 0) // exponent or something unusual
-        return std::llround(value * 1000.0);
+    if (i != text.size() || digits == 0) { // exponent or something unusual
+        const double ns = value * 1000.0;
+        return doubleFitsInt64(ns) ? std::llround(ns) : 0; // callers range-check `value` first
+    }
     while (fracDigits < 3) {
         frac *= 10;
         ++fracDigits;

@@ -22,6 +22,16 @@ ParsedNumber parseJsonNumber(std::string_view text);
 // Falls back to llround(value * 1000) for exponent notation.
 int64_t microsTextToNanos(std::string_view text, double value);
 
+// Range of the times we accept, in nanoseconds. Chosen so that ts + dur and the
+// difference of any two times fit in int64 without overflow (2^62 ns is 146
+// years after the epoch; Kineto's epoch timestamps are ~1.8e18 ns).
+constexpr int64_t kMaxTimeNs = int64_t(1) << 62;
+constexpr int64_t kMinTimeNs = -(int64_t(1) << 60);
+constexpr int64_t kMaxDurationNs = int64_t(1) << 60; // |dur| limit (36 years)
+
+// A double that converts to int64 without overflow (finite, in [-2^63, 2^63)).
+bool doubleFitsInt64(double d);
+
 // Trims JSON whitespace at both ends (simdjson's raw tokens may carry trailing blanks).
 std::string_view trimJson(std::string_view s);
 

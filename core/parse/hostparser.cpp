@@ -7,7 +7,9 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstring>
+#include <new>
 #include <unordered_set>
 
 namespace syncscope {
@@ -33,8 +35,7 @@ bool toInt(dom::element v, int64_t &out)
         out = v.get_int64().value_unsafe();
         return true;
     case dom::element_type::UINT64:
-        out = static_cast<int64_t>(v.get_uint64().value_unsafe());
-        return true;
+        return false; // above INT64_MAX: rejected, never wrapped
     case dom::element_type::STRING: {
         const ParsedNumber n = parseJsonNumber(v.get_string().value_unsafe());
         if (!n.ok || !n.isInteger)
@@ -55,8 +56,11 @@ bool parseVersion(const std::string &schema, int parts[3])
         if (i >= schema.size() || schema[i] < '0' || schema[i] > '9')
             return false;
         int v = 0;
-        while (i < schema.size() && schema[i] >= '0' && schema[i] <= '9')
+        while (i < schema.size() && schema[i] >= '0' && schema[i] <= '9') {
+            if (v > 99999) // "1.1.99999999999": no real version has such a part
+                return false;
             v = v * 10 + (schema[i++] - '0');
+        }
         parts[k] = v;
         if (k < 2) {
             if (i >= schema.size() || schema[i] != '.')
@@ -89,6 +93,7 @@ struct HostNodeSink::Impl {
     dom::parser parser;
     bool sawFlat = false;
     bool sawNested = false;
+    size_t entries = 0; // "nodes" elements seen so far (skipped ones included)
 
     Impl(HostTrace &t, Diagnostics &d) : trace(t), diag(d) {}
 
@@ -124,32 +129,48 @@ struct HostNodeSink::Impl {
         }
     }
 
+    // Duplicate keys behave as in Python's json.load: the last one wins (each key
+    // resets what an earlier copy set) and a repeat is reported.
     bool readNode(dom::object obj, HostNode &node)
     {
         bool haveId = false;
+        uint8_t seen = 0;
+        auto first = [&](uint8_t bit, std::string_view key) {
+            if (seen & bit)
+                diag.warning("host.duplicate_key",
+                             trace.path + ": a node has the key \"" + std::string(key) +
+                                 "\" more than once; the last value was used (as Python's json module does)",
+                             trace.path);
+            seen |= bit;
+        };
         for (auto field : obj) {
             const std::string_view key = field.key;
             const dom::element v = field.value;
             if (key == "id") {
+                first(1, key);
                 haveId = toInt(v, node.id);
             } else if (key == "name") {
-                if (v.type() == dom::element_type::STRING)
-                    node.name = trace.strings.intern(v.get_string().value_unsafe());
-            } else if (key == "ctrl_deps") {
-                sawNested = true;
-                if (toInt(v, node.parent))
-                    node.flags |= HostNode::HasParent;
-            } else if (key == "parent") {
-                sawFlat = true;
+                first(2, key);
+                node.name = v.type() == dom::element_type::STRING ? trace.strings.intern(v.get_string().value_unsafe())
+                                                                  : kNoString;
+            } else if (key == "ctrl_deps" || key == "parent") {
+                first(key == "parent" ? 4 : 8, key);
+                (key == "parent" ? sawFlat : sawNested) = true;
+                node.flags &= ~HostNode::HasParent;
                 if (toInt(v, node.parent))
                     node.flags |= HostNode::HasParent;
             } else if (key == "rf_id") {
+                first(16, key);
+                node.flags &= ~HostNode::HasRfId;
                 if (toInt(v, node.rfId))
                     node.flags |= HostNode::HasRfId;
             } else if (key == "tid") {
+                first(32, key);
+                node.flags &= ~HostNode::HasTid;
                 if (toInt(v, node.tid))
                     node.flags |= HostNode::HasTid;
             } else if (key == "attrs") {
+                first(64, key);
                 sawNested = true;
                 if (v.type() == dom::element_type::ARRAY)
                     readAttrs(v.get_array().value_unsafe(), node);
@@ -183,6 +204,8 @@ void HostNodeSink::addBatch(const ElementBatch &batch)
     const uint64_t offset = batch.offset;
     auto &trace = d->trace;
     size_t i = 0;
+    const size_t firstEntry = d->entries;
+    d->entries += spans.size();
     try {
         const dom::element doc = d->parser.parse(json, batch.length, false);
         for (dom::element v : doc.get_array()) {
@@ -206,14 +229,23 @@ void HostNodeSink::addBatch(const ElementBatch &batch)
             ++i;
         }
     } catch (const simdjson::simdjson_error &e) {
-        throw invalidJsonEntry(trace.path, "node", trace.nodes.size(), batch, i, e.what());
+        if (e.error() == simdjson::MEMALLOC)
+            throw std::bad_alloc();
+        throw invalidJsonEntry(trace.path, "node", firstEntry, batch, e.what());
     }
 }
 
 void HostNodeSink::addTopLevel(const std::string &key, std::string_view raw)
 {
     auto &trace = d->trace;
-    trace.topLevel.emplace_back(key, std::string(raw));
+    // A repeated key keeps its first position and takes the last value, as a
+    // Python dict built by json.load does (the loader warns about it).
+    auto same = std::find_if(trace.topLevel.begin(), trace.topLevel.end(),
+                             [&](const auto &kv) { return kv.first == key; });
+    if (same != trace.topLevel.end())
+        same->second = std::string(raw);
+    else
+        trace.topLevel.emplace_back(key, std::string(raw));
     if (key != "schema" && key != "pid")
         return;
     try {

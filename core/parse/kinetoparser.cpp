@@ -7,8 +7,10 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <new>
 
 namespace syncscope {
 
@@ -57,6 +59,7 @@ EventKind classifyCategory(std::string_view cat, char ph)
 namespace {
 
 // Integer from a JSON number or numeric string (Chakra applies int() to External id).
+// Values outside int64 (1e300, 2^64-1) are rejected, never wrapped.
 bool toInt(dom::element v, int64_t &out)
 {
     switch (v.type()) {
@@ -64,11 +67,10 @@ bool toInt(dom::element v, int64_t &out)
         out = v.get_int64().value_unsafe();
         return true;
     case dom::element_type::UINT64:
-        out = static_cast<int64_t>(v.get_uint64().value_unsafe());
-        return true;
+        return false; // above INT64_MAX (simdjson uses UINT64 only for those)
     case dom::element_type::DOUBLE: {
         const double d = v.get_double().value_unsafe();
-        if (!std::isfinite(d))
+        if (!doubleFitsInt64(d))
             return false;
         out = static_cast<int64_t>(d);
         return true;
@@ -85,30 +87,43 @@ bool toInt(dom::element v, int64_t &out)
 
 struct TimeValue {
     bool ok = false;
+    bool outOfRange = false;
     bool isInteger = false;
     double us = 0;
     int64_t ns = 0;
 };
 
-TimeValue toTime(dom::element v)
+// A time or duration in µs. `outOfRange` is set for numbers whose nanoseconds
+// would not fit the range in numbers.h (they are rejected, never wrapped).
+TimeValue toTime(dom::element v, bool isDuration)
 {
     TimeValue t;
+    const double maxUs = static_cast<double>(isDuration ? kMaxDurationNs : kMaxTimeNs) / 1000.0;
+    const double minUs = static_cast<double>(isDuration ? -kMaxDurationNs : kMinTimeNs) / 1000.0;
     switch (v.type()) {
-    case dom::element_type::INT64:
-    case dom::element_type::UINT64: {
-        const int64_t i = v.type() == dom::element_type::INT64
-                              ? v.get_int64().value_unsafe()
-                              : static_cast<int64_t>(v.get_uint64().value_unsafe());
+    case dom::element_type::INT64: {
+        const int64_t i = v.get_int64().value_unsafe();
+        if (static_cast<double>(i) > maxUs || static_cast<double>(i) < minUs) {
+            t.outOfRange = true;
+            return t;
+        }
         t.ok = true;
         t.isInteger = true;
         t.us = static_cast<double>(i);
         t.ns = i * 1000;
         return t;
     }
+    case dom::element_type::UINT64:
+        t.outOfRange = true;
+        return t;
     case dom::element_type::DOUBLE:
         t.us = v.get_double().value_unsafe();
         if (!std::isfinite(t.us))
             return t;
+        if (t.us > maxUs || t.us < minUs) {
+            t.outOfRange = true;
+            return t;
+        }
         t.ok = true;
         // The DOM keeps no number text; at Kineto's magnitudes the double holds the
         // microseconds to well under a nanosecond (relative ts) or 0.25 us (epoch ts).
@@ -119,6 +134,10 @@ TimeValue toTime(dom::element v)
         const ParsedNumber n = parseJsonNumber(text);
         if (!n.ok || !std::isfinite(n.value))
             return t;
+        if (n.value > maxUs || n.value < minUs) {
+            t.outOfRange = true;
+            return t;
+        }
         t.ok = true;
         t.isInteger = n.isInteger;
         t.us = n.value;
@@ -142,8 +161,41 @@ struct KinetoEventSink::Impl {
 
     Impl(KinetoTrace &t, Diagnostics &d, bool raw) : trace(t), diag(d), keepRaw(raw) {}
 
+    // Duplicate keys behave as in Python's json.load: the last one wins. Each key
+    // we read resets what an earlier copy of it set; a repeat is reported once.
+    void duplicateKey(std::string_view key)
+    {
+        diag.warning("kineto.duplicate_key",
+                     trace.path + ": an event has the key \"" + std::string(key) +
+                         "\" more than once; the last value was used (as Python's json module does)",
+                     trace.path);
+    }
+
+    void outOfRange(const char *what)
+    {
+        diag.warning(std::string("kineto.") + what + "_out_of_range",
+                     trace.path + ": an event has a \"" + what +
+                         "\" outside the supported range (about +/-146 years in ns); it was ignored",
+                     trace.path);
+    }
+
+    enum ArgBit : uint16_t {
+        ArgExternalId = 1, ArgRfId = 2, ArgCorrelation = 4, ArgStream = 8, ArgPgName = 16,
+        ArgWaitStream = 32, ArgWaitCorr = 64, ArgDevice = 128, ArgName = 256,
+    };
+
+    bool seenArg(uint16_t &seen, uint16_t bit, std::string_view key)
+    {
+        const bool again = seen & bit;
+        if (again)
+            duplicateKey(key);
+        seen |= bit;
+        return again;
+    }
+
     void readArgs(dom::object args, KinetoEvent &ev)
     {
+        uint16_t seen = 0;
         for (auto field : args) {
             const std::string_view key = field.key;
             const dom::element v = field.value;
@@ -152,24 +204,46 @@ struct KinetoEventSink::Impl {
             switch (key[0]) {
             case 'E':
                 if (key == "External id") {
+                    seenArg(seen, ArgExternalId, key);
+                    ev.flags &= ~KinetoEvent::HasExternalId;
+                    ev.externalId = -1;
                     if (toInt(v, ev.externalId))
                         ev.flags |= KinetoEvent::HasExternalId;
-                    else
+                    else {
+                        ev.externalId = -1;
                         diag.warning("kineto.bad_external_id",
-                                     trace.path + ": an \"External id\" is not an integer; it was ignored",
+                                     trace.path + ": an \"External id\" is not an integer (or out of range); it was "
+                                                  "ignored",
                                      trace.path);
+                    }
                 }
                 break;
             case 'R':
-                if (key == "Record function id" && toInt(v, ev.rfId))
-                    ev.flags |= KinetoEvent::HasRfId;
+                if (key == "Record function id") {
+                    seenArg(seen, ArgRfId, key);
+                    ev.flags &= ~KinetoEvent::HasRfId;
+                    ev.rfId = 0;
+                    if (toInt(v, ev.rfId))
+                        ev.flags |= KinetoEvent::HasRfId;
+                    else
+                        ev.rfId = 0;
+                }
                 break;
             case 'c':
-                if (key == "correlation" && toInt(v, ev.correlation))
-                    ev.flags |= KinetoEvent::HasCorrelation;
+                if (key == "correlation") {
+                    seenArg(seen, ArgCorrelation, key);
+                    ev.flags &= ~KinetoEvent::HasCorrelation;
+                    if (toInt(v, ev.correlation))
+                        ev.flags |= KinetoEvent::HasCorrelation;
+                    else
+                        ev.correlation = -1;
+                }
                 break;
             case 's':
                 if (key == "stream") {
+                    seenArg(seen, ArgStream, key);
+                    ev.stream = -1;
+                    ev.streamForm = StreamForm::Absent;
                     const auto type = v.type();
                     if (type == dom::element_type::STRING) {
                         std::string_view s = v.get_string().value_unsafe();
@@ -184,26 +258,47 @@ struct KinetoEventSink::Impl {
                         }
                     } else if (toInt(v, ev.stream)) {
                         ev.streamForm = StreamForm::Integer;
+                    } else {
+                        ev.stream = -1;
                     }
                 }
                 break;
             case 'P':
-                if (key == "Process Group Name" && v.type() == dom::element_type::STRING)
-                    ev.pgName = trace.strings.intern(v.get_string().value_unsafe());
+                if (key == "Process Group Name") {
+                    seenArg(seen, ArgPgName, key);
+                    ev.pgName = v.type() == dom::element_type::STRING
+                                    ? trace.strings.intern(v.get_string().value_unsafe())
+                                    : kNoString;
+                }
                 break;
             case 'w':
-                if (key == "wait_on_stream")
-                    toInt(v, ev.waitOnStream);
-                else if (key == "wait_on_cuda_event_record_corr_id")
-                    toInt(v, ev.waitOnRecordCorr);
+                if (key == "wait_on_stream") {
+                    seenArg(seen, ArgWaitStream, key);
+                    if (!toInt(v, ev.waitOnStream))
+                        ev.waitOnStream = -1;
+                } else if (key == "wait_on_cuda_event_record_corr_id") {
+                    seenArg(seen, ArgWaitCorr, key);
+                    if (!toInt(v, ev.waitOnRecordCorr))
+                        ev.waitOnRecordCorr = -1;
+                }
                 break;
             case 'd':
-                if (key == "device" && toInt(v, ev.device))
-                    ev.flags |= KinetoEvent::HasDevice;
+                if (key == "device") {
+                    seenArg(seen, ArgDevice, key);
+                    ev.flags &= ~KinetoEvent::HasDevice;
+                    if (toInt(v, ev.device))
+                        ev.flags |= KinetoEvent::HasDevice;
+                    else
+                        ev.device = -1;
+                }
                 break;
             case 'n':
-                if (key == "name" && v.type() == dom::element_type::STRING)
-                    ev.label = trace.strings.intern(v.get_string().value_unsafe());
+                if (key == "name") {
+                    seenArg(seen, ArgName, key);
+                    ev.label = v.type() == dom::element_type::STRING
+                                   ? trace.strings.intern(v.get_string().value_unsafe())
+                                   : kNoString;
+                }
                 break;
             default:
                 break;
@@ -211,17 +306,26 @@ struct KinetoEventSink::Impl {
         }
     }
 
-    void readIdField(dom::element v, KinetoEvent &ev, StrId &pidOrTid, bool isPid)
+    // pid/tid: an integer or a string (then a StrId); a later copy of the key
+    // replaces an earlier one entirely, string flag included.
+    void readIdField(dom::element v, KinetoEvent &ev, bool isPid)
     {
+        if (isPid) {
+            ev.pid = 0;
+            ev.flags &= ~KinetoEvent::PidIsString;
+        } else {
+            ev.tid = 0;
+            ev.flags &= ~(KinetoEvent::TidIsString | KinetoEvent::HasTid);
+        }
         const auto type = v.type();
         int64_t value = 0;
         if (type == dom::element_type::STRING) {
-            pidOrTid = trace.strings.intern(v.get_string().value_unsafe());
+            const StrId id = trace.strings.intern(v.get_string().value_unsafe());
             if (isPid) {
-                ev.pid = pidOrTid;
+                ev.pid = id;
                 ev.flags |= KinetoEvent::PidIsString;
             } else {
-                ev.tid = pidOrTid;
+                ev.tid = id;
                 ev.flags |= KinetoEvent::TidIsString | KinetoEvent::HasTid;
             }
         } else if (toInt(v, value)) {
@@ -234,9 +338,19 @@ struct KinetoEventSink::Impl {
         }
     }
 
+    enum KeyBit : uint16_t {
+        KeyPh = 1, KeyPid = 2, KeyCat = 4, KeyName = 8, KeyTs = 16, KeyTid = 32, KeyDur = 64, KeyId = 128,
+        KeyBp = 256, KeyArgs = 512,
+    };
+
     void readEvent(dom::object obj, KinetoEvent &ev)
     {
-        StrId scratch = 0;
+        uint16_t seen = 0;
+        auto first = [&](uint16_t bit, std::string_view key) {
+            if (seen & bit)
+                duplicateKey(key);
+            seen |= bit;
+        };
         for (auto field : obj) {
             const std::string_view key = field.key;
             const dom::element v = field.value;
@@ -245,48 +359,71 @@ struct KinetoEventSink::Impl {
             switch (key[0]) {
             case 'p':
                 if (key == "ph") {
+                    first(KeyPh, key);
+                    ev.ph = 0;
                     if (v.type() == dom::element_type::STRING) {
                         const std::string_view ph = v.get_string().value_unsafe();
                         ev.ph = ph.empty() ? 0 : ph[0];
                     }
                 } else if (key == "pid") {
-                    readIdField(v, ev, scratch, true);
+                    first(KeyPid, key);
+                    readIdField(v, ev, true);
                 }
                 break;
             case 'c':
-                if (key == "cat" && v.type() == dom::element_type::STRING)
-                    ev.cat = trace.strings.intern(v.get_string().value_unsafe());
+                if (key == "cat") {
+                    first(KeyCat, key);
+                    ev.cat = v.type() == dom::element_type::STRING ? trace.strings.intern(v.get_string().value_unsafe())
+                                                                   : kNoString;
+                }
                 break;
             case 'n':
-                if (key == "name" && v.type() == dom::element_type::STRING)
-                    ev.name = trace.strings.intern(v.get_string().value_unsafe());
+                if (key == "name") {
+                    first(KeyName, key);
+                    ev.name = v.type() == dom::element_type::STRING
+                                  ? trace.strings.intern(v.get_string().value_unsafe())
+                                  : kNoString;
+                }
                 break;
             case 't':
                 if (key == "ts") {
-                    const TimeValue t = toTime(v);
+                    first(KeyTs, key);
+                    ev.flags &= ~(KinetoEvent::HasTs | KinetoEvent::TsIsInteger);
+                    ev.ts = 0;
+                    ev.tsNs = 0;
+                    const TimeValue t = toTime(v, false);
                     if (t.ok) {
                         ev.ts = t.us;
                         ev.tsNs = t.ns;
                         ev.flags |= KinetoEvent::HasTs;
                         if (t.isInteger)
                             ev.flags |= KinetoEvent::TsIsInteger;
+                    } else if (t.outOfRange) {
+                        outOfRange("ts");
                     } else {
                         diag.warning("kineto.bad_ts", trace.path + ": an event has a \"ts\" that is not a number",
                                      trace.path);
                     }
                 } else if (key == "tid") {
-                    readIdField(v, ev, scratch, false);
+                    first(KeyTid, key);
+                    readIdField(v, ev, false);
                 }
                 break;
             case 'd':
                 if (key == "dur") {
-                    const TimeValue t = toTime(v);
+                    first(KeyDur, key);
+                    ev.flags &= ~(KinetoEvent::HasDur | KinetoEvent::DurIsInteger);
+                    ev.dur = 0;
+                    ev.durNs = 0;
+                    const TimeValue t = toTime(v, true);
                     if (t.ok) {
                         ev.dur = t.us;
                         ev.durNs = t.ns;
                         ev.flags |= KinetoEvent::HasDur;
                         if (t.isInteger)
                             ev.flags |= KinetoEvent::DurIsInteger;
+                    } else if (t.outOfRange) {
+                        outOfRange("dur");
                     } else {
                         diag.warning("kineto.bad_dur", trace.path + ": an event has a \"dur\" that is not a number",
                                      trace.path);
@@ -294,15 +431,30 @@ struct KinetoEventSink::Impl {
                 }
                 break;
             case 'i':
-                if (key == "id" && toInt(v, ev.flowId))
-                    ev.flags |= KinetoEvent::HasFlowId;
+                if (key == "id") {
+                    first(KeyId, key);
+                    ev.flags &= ~KinetoEvent::HasFlowId;
+                    ev.flowId = 0;
+                    if (toInt(v, ev.flowId))
+                        ev.flags |= KinetoEvent::HasFlowId;
+                    else
+                        ev.flowId = 0;
+                }
                 break;
             case 'b':
-                if (key == "bp" && v.type() == dom::element_type::STRING && v.get_string().value_unsafe() == "e")
-                    ev.flags |= KinetoEvent::FlowBindEnclosing;
+                if (key == "bp") {
+                    first(KeyBp, key);
+                    ev.flags &= ~KinetoEvent::FlowBindEnclosing;
+                    if (v.type() == dom::element_type::STRING && v.get_string().value_unsafe() == "e")
+                        ev.flags |= KinetoEvent::FlowBindEnclosing;
+                }
                 break;
             case 'a':
                 if (key == "args") {
+                    const bool again = seen & KeyArgs;
+                    first(KeyArgs, key);
+                    if (again)
+                        resetArgs(ev);
                     if (v.type() == dom::element_type::OBJECT) {
                         ev.flags |= KinetoEvent::HasArgs;
                         readArgs(v.get_object().value_unsafe(), ev);
@@ -318,6 +470,24 @@ struct KinetoEventSink::Impl {
             }
         }
         ev.kind = kindFor(ev.cat, ev.ph);
+    }
+
+    // Forgets what an earlier "args" object of the same event set.
+    static void resetArgs(KinetoEvent &ev)
+    {
+        const KinetoEvent fresh;
+        ev.flags &= ~(KinetoEvent::HasArgs | KinetoEvent::HasExternalId | KinetoEvent::HasRfId |
+                      KinetoEvent::HasCorrelation | KinetoEvent::HasDevice);
+        ev.externalId = fresh.externalId;
+        ev.rfId = fresh.rfId;
+        ev.correlation = fresh.correlation;
+        ev.stream = fresh.stream;
+        ev.streamForm = fresh.streamForm;
+        ev.pgName = fresh.pgName;
+        ev.label = fresh.label;
+        ev.waitOnStream = fresh.waitOnStream;
+        ev.waitOnRecordCorr = fresh.waitOnRecordCorr;
+        ev.device = fresh.device;
     }
 
     EventKind kindFor(StrId cat, char ph)
@@ -370,6 +540,7 @@ void KinetoEventSink::addBatch(const ElementBatch &batch)
     const uint64_t offset = batch.offset;
     auto &trace = d->trace;
     size_t i = 0;
+    const size_t firstEntry = trace.events.size();
     try {
         const dom::element doc = d->parser.parse(json, batch.length, false);
         const dom::array arr = doc.get_array();
@@ -393,14 +564,23 @@ void KinetoEventSink::addBatch(const ElementBatch &batch)
             ++i;
         }
     } catch (const simdjson::simdjson_error &e) {
-        throw invalidJsonEntry(trace.path, "traceEvents entry", trace.events.size(), batch, i, e.what());
+        if (e.error() == simdjson::MEMALLOC)
+            throw std::bad_alloc();
+        throw invalidJsonEntry(trace.path, "traceEvents entry", firstEntry, batch, e.what());
     }
 }
 
 void KinetoEventSink::addTopLevel(const std::string &key, std::string_view raw)
 {
     auto &trace = d->trace;
-    trace.topLevel.emplace_back(key, std::string(raw));
+    // A repeated key keeps its first position and takes the last value, as a
+    // Python dict built by json.load does (the loader warns about it).
+    auto same = std::find_if(trace.topLevel.begin(), trace.topLevel.end(),
+                             [&](const auto &kv) { return kv.first == key; });
+    if (same != trace.topLevel.end())
+        same->second = std::string(raw);
+    else
+        trace.topLevel.emplace_back(key, std::string(raw));
     try {
         dom::parser p;
         const dom::element doc = p.parse(raw.data(), raw.size(), true);

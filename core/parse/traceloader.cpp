@@ -7,6 +7,7 @@
 #include "kinetoparser.h"
 
 #include <algorithm>
+#include <set>
 
 namespace syncscope {
 
@@ -52,10 +53,12 @@ public:
         if (m_result.kind != TraceKind::Unknown)
             return false;
         if (key == "traceEvents" || key.empty()) {
+            noteKey(key);
             becomeDevice();
             return true;
         }
         if (key == "nodes") {
+            noteKey(key);
             becomeHost();
             return true;
         }
@@ -64,6 +67,7 @@ public:
 
     void topLevelValue(std::string_view key, std::string_view raw) override
     {
+        noteKey(key);
         std::string k(key);
         if ((key == "traceEvents" || key == "nodes") && m_result.kind == TraceKind::Unknown) {
             m_diag.error(key == "nodes" ? "host.bad_nodes" : "kineto.bad_trace_events",
@@ -89,11 +93,10 @@ public:
 
     void elementBatch(ElementBatch &batch) override
     {
-        if (m_kineto && m_result.device->events.empty() && !batch.spans.empty()) {
-            const double perEvent = static_cast<double>(batch.length) / static_cast<double>(batch.spans.size());
-            const double expected = 1.05 * static_cast<double>(m_source.sizeHint()) / std::max(perEvent, 16.0);
-            m_result.device->events.reserve(static_cast<size_t>(std::min(expected, 4e8)));
-        }
+        if (m_kineto)
+            reserveAhead(m_result.device->events, batch.spans.size());
+        else if (m_host)
+            reserveAhead(m_result.host->nodes, batch.spans.size());
         if (m_kineto)
             m_kineto->addBatch(batch);
         else if (m_host)
@@ -125,13 +128,49 @@ public:
     LoadedTrace &result() { return m_result; }
 
 private:
+    // Python's json.load keeps the last of duplicate keys. For the big array that
+    // would mean dropping everything read so far, so refuse rather than guess.
+    void noteKey(std::string_view key)
+    {
+        if (m_keys.insert(std::string(key)).second)
+            return;
+        if (key == "traceEvents" || key == "nodes")
+            m_diag.error("json.duplicate_array",
+                         m_path + ": the top-level key \"" + std::string(key) +
+                             "\" occurs more than once; Python's json module would silently keep only the last "
+                             "array, so the file is refused",
+                         m_path);
+        else
+            m_diag.warning("json.duplicate_key",
+                           m_path + ": the top-level key \"" + std::string(key) +
+                               "\" occurs more than once; the last value is used (as Python's json module does)",
+                           m_path);
+    }
+
+    // Growing a vector of millions of records by doubling copies it and briefly
+    // needs both copies, so reserve for the whole file — extrapolated from the
+    // records per byte actually read so far, never from a size the file claims
+    // (a gzip trailer can say 4 GiB for a 1 MB file).
+    template <typename Vec>
+    void reserveAhead(Vec &records, size_t incoming)
+    {
+        const size_t needed = records.size() + incoming;
+        if (needed <= records.capacity())
+            return;
+        const uint64_t consumed = std::max<uint64_t>(m_source.consumed(), 1);
+        const uint64_t total = std::max(m_source.fileSize(), consumed);
+        const double estimate = 1.05 * static_cast<double>(needed) * static_cast<double>(total) /
+                                static_cast<double>(consumed);
+        // Never grow by less than half: a low estimate must not make every batch reallocate.
+        const size_t geometric = records.capacity() + records.capacity() / 2;
+        records.reserve(std::max({static_cast<size_t>(estimate), needed, geometric}));
+    }
+
     void becomeDevice()
     {
         m_result.kind = TraceKind::Device;
         m_result.device = std::make_shared<KinetoTrace>();
         m_result.device->path = m_path;
-        // Growing a vector of millions of events by doubling copies it and briefly
-        // needs both copies; the first batch tells the bytes per event (below).
         m_kineto = std::make_unique<KinetoEventSink>(*m_result.device, m_diag, m_options.keepRawEvents);
         for (auto &kv : m_pending)
             m_kineto->addTopLevel(kv.first, kv.second);
@@ -142,7 +181,6 @@ private:
         m_result.kind = TraceKind::Host;
         m_result.host = std::make_shared<HostTrace>();
         m_result.host->path = m_path;
-        m_result.host->nodes.reserve(static_cast<size_t>(std::min<uint64_t>(m_source.sizeHint() / 600, 100'000'000)));
         m_host = std::make_unique<HostNodeSink>(*m_result.host, m_diag);
         for (auto &kv : m_pending)
             m_host->addTopLevel(kv.first, kv.second);
@@ -158,6 +196,7 @@ private:
     std::unique_ptr<HostNodeSink> m_host;
     std::vector<std::pair<std::string, std::string>> m_pending;
     bool m_badKey = false;
+    std::set<std::string> m_keys;
 };
 
 

@@ -84,8 +84,16 @@ void TestJsonStream::topLevelAndElements_data()
 
 void TestJsonStream::bareArrayAndTrailingComma()
 {
-    QCOMPARE(QString::fromStdString(run("[{\"a\":1},{\"b\":2},]", 3, {})),
+    QCOMPARE(QString::fromStdString(run("[{\"a\":1},{\"b\":2}]", 3, {})),
              QStringLiteral("begin \nelem {\"a\":1}\nelem {\"b\":2}\nend \n"));
+    // Python's json.load rejects a trailing comma, and so do we (issue 11).
+    bool threw = false;
+    try {
+        run("[{\"a\":1},{\"b\":2},]", 3, {});
+    } catch (const InputError &e) {
+        threw = e.code() == "json.invalid";
+    }
+    QVERIFY(threw);
 }
 
 void TestJsonStream::errors_data()
@@ -99,6 +107,11 @@ void TestJsonStream::errors_data()
     QTest::newRow("truncated object") << R"({"traceEvents": [], "x": )" << "json.truncated";
     QTest::newRow("truncated string") << R"({"traceEvents": [{"a": "abc)" << "json.truncated";
     QTest::newRow("bad key") << R"({traceEvents: []})" << "json.invalid";
+    QTest::newRow("trailing comma") << R"({"traceEvents": [{"a": 1},]})" << "json.invalid";
+    QTest::newRow("empty element") << R"({"traceEvents": [{"a": 1},,{"b": 2}]})" << "json.invalid";
+    QTest::newRow("comma in object") << R"({"x": 1,, "traceEvents": []})" << "json.invalid";
+    QTest::newRow("extra data") << R"({"traceEvents": []} {})" << "json.trailing_data";
+    QTest::newRow("bad top-level value") << R"({"traceEvents": [], "x": nul})" << "json.invalid";
 }
 
 void TestJsonStream::numbers_data()
