@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "batch.h"
 
+#include "batchwhatif.h"
 #include "clirequest.h"
 
 #include "export/chakrasummary.h"
@@ -11,6 +12,7 @@
 #include "io/bytesource.h"
 #include "io/outputfile.h"
 #include "report/batchreport.h"
+#include "report/whatifreport.h"
 #include "session/analysis.h"
 
 #include <chrono>
@@ -106,6 +108,9 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
     if (!chakraEtPath.empty() && req.hostPath.empty())
         return usage("--chakra-et needs a host execution trace (--host)");
     const bool quiet = args.has("--quiet");
+    std::vector<WhatIfRule> whatIfRules;
+    if (std::string error; !parseWhatIfRules(args, whatIfRules, error))
+        return usage(error);
 
     const auto analysis = runAnalysis(req);
     const Analysis &a = *analysis;
@@ -138,6 +143,16 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
         }
         code = std::max(code, writeCriticalPathOutputs(*analysis, cpPath, overlayPath, args.has("--overlay-all-events"),
                                                        ctx.outputs));
+    }
+    std::optional<WhatIfResult> whatIf;
+    if (!whatIfRules.empty() && a.inputsOk) {
+        whatIf = evaluateWhatIf(*analysis, whatIfRules);
+        if (!whatIf || !whatIf->ok)
+            code = std::max<int>(code, ExitAnalysis);
+        else {
+            ctx.whatIf = &*whatIf;
+            ctx.extraLines.push_back(formatWhatIf(*a.device, *whatIf));
+        }
     }
     ctx.exitCode = code;
     ctx.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -35,6 +35,11 @@ const std::vector<CliOption> &cliOptions()
          "Write the Chakra protobuf execution trace (.et) that ASTRA-sim and other simulators replay (gzip when "
          "FILE ends in .gz). Follows --compat: chakra reproduces chakra_converter PyTorch exactly; the default "
          "fixes its dependency bugs."},
+        {"--what-if", "RULE", "Critical path",
+         "Project the critical path with changed durations (repeatable): 'SELECTOR*FACTOR' scales, "
+         "'SELECTOR=DURATION' sets (us, or ns/us/ms/s; 0 removes the work), 'sync:SELECTOR=drop' removes the waits "
+         "of the matching ops. SELECTOR: name~REGEX, name=NAME, cat=kernel|cpu_op|runtime|memcpy|memset, comm, "
+         "compute, stream=N, rank=N, or a name; join terms with '&'. See docs/what_if.md."},
         {"--critical-path", "FILE", "Outputs", "Write the critical-path graph, path, sync edges and summary (JSON)."},
         {"--overlay", "FILE", "Outputs",
          "Write the device trace with critical events marked and critical-path flows added, for Perfetto "
@@ -55,6 +60,12 @@ const std::vector<CliOption> &cliOptions()
 }
 
 namespace {
+
+// Options that may be given several times; CliArgs::lists keeps every value.
+bool isRepeatable(const std::string &name)
+{
+    return name == "--what-if";
+}
 
 const CliOption *findOption(const std::string &name)
 {
@@ -104,7 +115,8 @@ CliArgs parseCli(const std::vector<std::string> &args)
             out.error = std::string(opt->name) + " takes no value";
             return out;
         }
-        if (out.values.count(arg) && opt->valueName) {
+        out.lists[arg].push_back(value);
+        if (out.values.count(arg) && opt->valueName && !isRepeatable(arg)) {
             out.error = std::string(opt->name) + " was given twice";
             return out;
         }

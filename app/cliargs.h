@@ -23,7 +23,8 @@ struct CliOption {
 const std::vector<CliOption> &cliOptions();
 
 struct CliArgs {
-    std::map<std::string, std::string> values; // option -> value ("" for switches)
+    std::map<std::string, std::string> values; // option -> value ("" for switches; the last for repeatable ones)
+    std::map<std::string, std::vector<std::string>> lists; // option -> every value, in order
     std::vector<std::string> positional;
     std::string error; // non-empty: usage error
 

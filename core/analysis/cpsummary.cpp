@@ -248,6 +248,10 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
         total += row.duration;
         out.breakdown.push_back(row);
     }
+    // Every edge's bucket, so a re-weighted graph (what-if) can be summarised alike.
+    out.edgeBound.resize(static_cast<size_t>(g.edgeCount()));
+    for (int32_t e = 0; e < g.edgeCount(); ++e)
+        out.edgeBound[e] = boundBy(g.edgeType[e], g.edgeEvent[e] >= 0 ? g.edgeEvent[e] : g.nodeEvent[g.edgeFrom[e]]);
     for (int b = 0; b < kCpBoundCount; ++b) // enum order = sorted names
         if (present[b])
             out.summary.push_back({cpBoundName(static_cast<CpBound>(b)), total != 0 ? 100.0 * bucket[b] / total : 0.0,

@@ -84,6 +84,7 @@ struct CriticalPathResult {
     double weightUs = 0;           // path length (sum of the graph weights)
     std::vector<CpBreakdownRow> breakdown; // one per critical edge, in path order
     std::vector<CpSummaryRow> summary;     // per bound_by bucket, sorted by name
+    std::vector<CpBound> edgeBound;        // HTA's bound_by bucket of every graph edge (what-if, job path)
     // All SYNC_DEPENDENCY edges as (src event, dst event), in adjacency order.
     std::vector<std::pair<uint32_t, uint32_t>> syncEdges;
     CpTimings timings;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "batchreport.h"
 
+#include "whatifreport.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -167,6 +169,8 @@ std::string buildReportJson(const ReportContext &ctx)
         }
         r["critical_path"] = c;
     }
+    if (ctx.whatIf && a.device && a.criticalPath)
+        r["what_if"] = whatIfJson(*a.device, *a.criticalPath, *ctx.whatIf);
 
     ojson outs = ojson::array();
     for (const auto &o : ctx.outputs)

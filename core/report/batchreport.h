@@ -3,6 +3,7 @@
 // batch mode prints on stderr. Both are built from the same Analysis.
 #pragma once
 
+#include "analysis/whatif.h"
 #include "session/analysis.h"
 
 #include <cstdint>
@@ -23,6 +24,7 @@ struct ReportContext {
     int exitCode = 0;
     double totalSeconds = 0;
     std::vector<std::string> extraLines; // sections added by later stages (critical path, ...)
+    const WhatIfResult *whatIf = nullptr; // --what-if, when evaluated
 };
 
 // JSON object with "syncscope", "inputs", "link", "sync", "outputs",

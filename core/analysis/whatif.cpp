@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+#include "whatif.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+namespace syncscope {
+
+namespace {
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+        s.remove_suffix(1);
+    return s;
+}
+
+bool parseDouble(std::string_view s, double &out)
+{
+    s = trim(s);
+    if (s.empty())
+        return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size() && std::isfinite(out);
+}
+
+bool parseInt(std::string_view s, int64_t &out)
+{
+    s = trim(s);
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return !s.empty() && ec == std::errc() && p == s.data() + s.size();
+}
+
+// "250", "250us", "1.5ms", "2s", "800ns" -> µs.
+bool parseDuration(std::string_view s, double &us)
+{
+    s = trim(s);
+    double scale = 1;
+    for (auto [suffix, factor] : {std::pair<std::string_view, double>{"ns", 1e-3}, {"us", 1}, {"µs", 1}, {"ms", 1e3}, {"s", 1e6}})
+        if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
+            s.remove_suffix(suffix.size());
+            scale = factor;
+            break;
+        }
+    return parseDouble(s, us) && (us *= scale, us >= 0);
+}
+
+bool isCommKernelName(std::string_view n)
+{
+    return n.substr(0, 4) == "nccl" || n.substr(0, 4) == "rccl" || n.substr(0, 4) == "hccl" ||
+           n.find("ncclKernel") != std::string_view::npos || n.find("ncclDevKernel") != std::string_view::npos;
+}
+
+bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &error)
+{
+    using Term = WhatIfSelector::Term;
+    sel.terms.clear();
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t amp = text.find('&', start);
+        const std::string_view part = trim(text.substr(start, amp == std::string_view::npos ? text.npos : amp - start));
+        start = amp == std::string_view::npos ? text.size() + 1 : amp + 1;
+        if (part.empty()) {
+            error = "an empty selector term";
+            return false;
+        }
+        Term t;
+        if (part.substr(0, 5) == "name~") {
+            t.kind = Term::NameRegex;
+            t.text = std::string(part.substr(5));
+            try {
+                t.regex = std::regex(t.text, std::regex::ECMAScript | std::regex::optimize);
+            } catch (const std::regex_error &e) {
+                error = "\"" + t.text + "\" is not a valid regular expression (" + e.what() + ")";
+                return false;
+            }
+        } else if (part.substr(0, 5) == "name=") {
+            t.kind = Term::NameEquals;
+            t.text = std::string(part.substr(5));
+        } else if (part.substr(0, 4) == "cat=") {
+            t.kind = Term::Category;
+            t.text = std::string(part.substr(4));
+            static const std::pair<const char *, EventKind> kCats[] = {
+                {"kernel", EventKind::Kernel}, {"cpu_op", EventKind::CpuOp}, {"runtime", EventKind::Runtime},
+                {"memcpy", EventKind::Memcpy}, {"memset", EventKind::Memset},
+                {"user_annotation", EventKind::UserAnnotation}};
+            bool found = false;
+            for (const auto &[name, kind] : kCats)
+                if (t.text == name) {
+                    t.category = kind;
+                    found = true;
+                }
+            if (!found) {
+                error = "unknown category \"" + t.text + "\" (kernel, cpu_op, runtime, memcpy, memset, user_annotation)";
+                return false;
+            }
+        } else if (part == "comm") {
+            t.kind = Term::Comm;
+        } else if (part == "compute") {
+            t.kind = Term::Compute;
+        } else if (part.substr(0, 7) == "stream=" || part.substr(0, 5) == "rank=") {
+            const bool stream = part[0] == 's';
+            t.kind = stream ? Term::Stream : Term::Rank;
+            t.text = std::string(part.substr(stream ? 7 : 5));
+            if (!parseInt(t.text, t.number)) {
+                error = "\"" + std::string(part) + "\" needs an integer";
+                return false;
+            }
+        } else if (part.find_first_of("=~") != std::string_view::npos) {
+            error = "unknown selector \"" + std::string(part) +
+                    "\" (name~REGEX, name=NAME, cat=..., comm, compute, stream=N, rank=N, or a name)";
+            return false;
+        } else {
+            t.kind = Term::NameEquals;
+            t.text = std::string(part);
+        }
+        sel.terms.push_back(std::move(t));
+    }
+    return true;
+}
+
+} // namespace
+
+bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error)
+{
+    rule = WhatIfRule{};
+    rule.text = std::string(text);
+    text = trim(text);
+    std::string_view selector;
+    if (text.substr(0, 5) == "sync:") {
+        const std::string_view rest = text.substr(5);
+        const size_t eq = rest.rfind('=');
+        if (eq == std::string_view::npos || trim(rest.substr(eq + 1)) != "drop") {
+            error = "what-if rule \"" + rule.text + "\": a sync rule is sync:SELECTOR=drop";
+            return false;
+        }
+        rule.action = WhatIfRule::DropSync;
+        selector = rest.substr(0, eq);
+    } else {
+        const size_t star = text.rfind('*'), eq = text.rfind('=');
+        const bool scale = star != std::string_view::npos && (eq == std::string_view::npos || star > eq);
+        if (!scale && eq == std::string_view::npos) {
+            error = "what-if rule \"" + rule.text + "\" has no action: write SELECTOR*FACTOR, SELECTOR=DURATION or "
+                                                    "sync:SELECTOR=drop";
+            return false;
+        }
+        const size_t at = scale ? star : eq;
+        selector = text.substr(0, at);
+        const std::string_view value = text.substr(at + 1);
+        if (scale) {
+            rule.action = WhatIfRule::Scale;
+            if (!parseDouble(value, rule.factor) || rule.factor < 0) {
+                error = "what-if rule \"" + rule.text + "\": the factor \"" + std::string(value) +
+                        "\" is not a non-negative number";
+                return false;
+            }
+        } else {
+            rule.action = WhatIfRule::Set;
+            if (!parseDuration(value, rule.durationUs)) {
+                error = "what-if rule \"" + rule.text + "\": the duration \"" + std::string(value) +
+                        "\" is not a non-negative time (µs, or with ns/us/ms/s)";
+                return false;
+            }
+        }
+    }
+    std::string why;
+    if (!parseSelector(trim(selector), rule.selector, why)) {
+        error = "what-if rule \"" + rule.text + "\": " + why;
+        return false;
+    }
+    return true;
+}
+
+WhatIfEngine::WhatIfEngine(const KinetoTrace &trace, const CriticalPathResult &cp, std::optional<int64_t> rank)
+    : m_trace(trace), m_cp(cp), m_rank(rank)
+{
+    const CpGraph &g = cp.graph;
+    // The same topological order as longestPath (Kahn by generations over the graph
+    // nodes in insertion order), so factor 1 picks exactly the baseline path.
+    const int32_t n = g.nodeCount();
+    std::vector<int32_t> indeg(static_cast<size_t>(n), 0);
+    m_isSource.assign(static_cast<size_t>(n), 0);
+    for (int32_t v = 0; v < n; ++v) {
+        indeg[v] = g.inStart[v + 1] - g.inStart[v];
+        m_isSource[v] = indeg[v] == 0;
+    }
+    m_topo.reserve(g.graphNodes.size());
+    for (int32_t v : g.graphNodes)
+        if (indeg[v] == 0)
+            m_topo.push_back(v);
+    for (size_t head = 0; head < m_topo.size(); ++head) {
+        const int32_t u = m_topo[head];
+        for (int32_t k = g.outStart[u]; k < g.outStart[u + 1]; ++k)
+            if (--indeg[g.edgeTo[g.outEdges[k]]] == 0)
+                m_topo.push_back(g.edgeTo[g.outEdges[k]]);
+    }
+    std::vector<double> w(g.edgeWeight);
+    for (double &x : w)
+        x = x <= -1 ? 0 : x;
+    m_baseline = earliest(w);
+}
+
+bool WhatIfEngine::matches(const WhatIfSelector &selector, uint32_t ev) const
+{
+    return matchesWith(selector, ev, nullptr);
+}
+
+// `regexMemo` (one vector per term, indexed by StrId: -1 unknown, 0/1) makes a
+// regex run once per distinct name instead of once per event.
+bool WhatIfEngine::matchesWith(const WhatIfSelector &selector, uint32_t ev,
+                               std::vector<std::vector<int8_t>> *regexMemo) const
+{
+    using Term = WhatIfSelector::Term;
+    const KinetoEvent &e = m_trace.events[ev];
+    for (size_t i = 0; i < selector.terms.size(); ++i) {
+        const Term &t = selector.terms[i];
+        switch (t.kind) {
+        case Term::NameRegex: {
+            int8_t *memo = nullptr;
+            if (regexMemo) {
+                auto &m = (*regexMemo)[i];
+                if (m.empty())
+                    m.assign(m_trace.strings.size(), -1);
+                memo = &m[e.name];
+            }
+            bool hit;
+            if (memo && *memo >= 0) {
+                hit = *memo != 0;
+            } else {
+                const std::string_view name = m_trace.str(e.name);
+                hit = std::regex_search(name.begin(), name.end(), t.regex);
+                if (memo)
+                    *memo = hit ? 1 : 0;
+            }
+            if (!hit)
+                return false;
+            break;
+        }
+        case Term::NameEquals:
+            if (m_trace.str(e.name) != t.text)
+                return false;
+            break;
+        case Term::Category:
+            if (!(e.kind == t.category || (t.category == EventKind::Runtime && e.kind == EventKind::Driver)))
+                return false;
+            break;
+        case Term::Comm:
+        case Term::Compute:
+            if (e.kind != EventKind::Kernel || isCommKernelName(m_trace.str(e.name)) != (t.kind == Term::Comm))
+                return false;
+            break;
+        case Term::Stream:
+            if (!isGpuActivity(e.kind) || e.htaStream() != t.number)
+                return false;
+            break;
+        case Term::Rank:
+            if (!m_rank || *m_rank != t.number)
+                return false;
+            break;
+        }
+    }
+    return true;
+}
+
+// Earliest time of every node: a node without (remaining) predecessors keeps its
+// measured time; any other starts when its latest predecessor edge allows. A NaN
+// weight is a removed edge.
+std::vector<double> WhatIfEngine::earliest(const std::vector<double> &weight) const
+{
+    const CpGraph &g = m_cp.graph;
+    std::vector<double> t(g.nodeTime);
+    for (int32_t v : m_topo) {
+        double best = -std::numeric_limits<double>::infinity();
+        for (int32_t k = g.inStart[v]; k < g.inStart[v + 1]; ++k) {
+            const int32_t e = g.inEdges[k];
+            if (!std::isnan(weight[e]))
+                best = std::max(best, t[g.edgeFrom[e]] + weight[e]);
+        }
+        if (best != -std::numeric_limits<double>::infinity())
+            t[v] = best;
+    }
+    return t;
+}
+
+WhatIfResult WhatIfEngine::evaluate(const std::vector<WhatIfRule> &rules) const
+{
+    const CpGraph &g = m_cp.graph;
+    WhatIfResult r;
+    r.baselineUs = m_cp.weightUs;
+    r.edgeWeight = g.edgeWeight;
+    for (double &x : r.edgeWeight)
+        x = x <= -1 ? 0 : x; // HTA's clamp, applied before any rule
+    // Memo per (rule, name): regex tests are the slow part.
+    for (const WhatIfRule &rule : rules) {
+        std::vector<std::vector<int8_t>> regexMemo(rule.selector.terms.size());
+        auto holds = [&](uint32_t ev) { return matchesWith(rule.selector, ev, &regexMemo); };
+        int64_t matched = 0;
+        if (rule.action == WhatIfRule::DropSync) {
+            for (int32_t e = 0; e < g.edgeCount(); ++e)
+                if (g.edgeType[e] == CpEdgeType::SyncDependency && !std::isnan(r.edgeWeight[e]) &&
+                    holds(static_cast<uint32_t>(g.nodeEvent[g.edgeTo[e]]))) {
+                    r.edgeWeight[e] = std::numeric_limits<double>::quiet_NaN();
+                    ++matched;
+                }
+        } else {
+            // An event's own time is the sum of its operator edges (one for a leaf or
+            // a kernel, the gaps between children for a parent).
+            std::unordered_map<int32_t, double> own;
+            for (int32_t e = 0; e < g.edgeCount(); ++e) {
+                const int32_t ev = g.edgeEvent[e];
+                if (g.edgeType[e] == CpEdgeType::OperatorKernel && ev >= 0 && holds(static_cast<uint32_t>(ev)))
+                    own[ev] += r.edgeWeight[e];
+            }
+            matched = static_cast<int64_t>(own.size());
+            std::unordered_map<int32_t, bool> firstPiece;
+            for (int32_t e = 0; e < g.edgeCount(); ++e) {
+                const int32_t ev = g.edgeEvent[e];
+                if (g.edgeType[e] != CpEdgeType::OperatorKernel || ev < 0)
+                    continue;
+                auto it = own.find(ev);
+                if (it == own.end())
+                    continue;
+                double &w = r.edgeWeight[e];
+                if (rule.action == WhatIfRule::Scale) {
+                    w *= rule.factor;
+                } else if (it->second > 0) {
+                    w *= rule.durationUs / it->second; // pieces keep their proportions
+                } else {
+                    // No own time measured (a 0 µs op): the whole duration goes on its first piece.
+                    const bool first = firstPiece.try_emplace(ev, true).second;
+                    w = first ? rule.durationUs : 0;
+                }
+            }
+        }
+        r.rules.push_back({rule.text, matched});
+        if (matched == 0 && r.error.empty())
+            r.error = "the what-if rule \"" + rule.text + "\" matches nothing in the analysed window";
+    }
+    if (!r.error.empty())
+        return r;
+
+    // Longest path over the re-weighted graph, with longestPath's tie-breaking.
+    const int32_t n = g.nodeCount();
+    std::vector<double> dist(static_cast<size_t>(n), 0.0);
+    std::vector<int32_t> predEdge(static_cast<size_t>(n), -1);
+    int32_t best = -1;
+    for (int32_t v : m_topo) {
+        double d = 0;
+        int32_t pe = -1;
+        bool any = false;
+        for (int32_t k = g.inStart[v]; k < g.inStart[v + 1]; ++k) {
+            const int32_t e = g.inEdges[k];
+            if (std::isnan(r.edgeWeight[e]))
+                continue;
+            const double cand = dist[g.edgeFrom[e]] + r.edgeWeight[e];
+            if (!any || cand > d) {
+                d = cand;
+                pe = e;
+                any = true;
+            }
+        }
+        if (d < 0) {
+            d = 0;
+            pe = -1;
+        }
+        dist[v] = d;
+        predEdge[v] = pe;
+        if (best < 0 || d > dist[best])
+            best = v;
+    }
+    if (best < 0) {
+        r.error = "the critical-path graph is empty";
+        return r;
+    }
+    for (int32_t v = best;; v = g.edgeFrom[predEdge[v]]) {
+        r.pathNodes.push_back(v);
+        if (predEdge[v] < 0)
+            break;
+        r.pathEdges.push_back(predEdge[v]);
+    }
+    std::reverse(r.pathNodes.begin(), r.pathNodes.end());
+    std::reverse(r.pathEdges.begin(), r.pathEdges.end());
+    r.projectedUs = dist[best];
+    r.speedup = r.projectedUs > 0 ? r.baselineUs / r.projectedUs : std::numeric_limits<double>::infinity();
+
+    double bucket[kCpBoundCount] = {};
+    bool present[kCpBoundCount] = {};
+    double total = 0;
+    for (int32_t e : r.pathEdges) {
+        const int b = e < static_cast<int32_t>(m_cp.edgeBound.size()) ? static_cast<int>(m_cp.edgeBound[e]) : 0;
+        bucket[b] += r.edgeWeight[e];
+        present[b] = true;
+        total += r.edgeWeight[e];
+    }
+    for (int b = 0; b < kCpBoundCount; ++b)
+        if (present[b])
+            r.summary.push_back({cpBoundName(static_cast<CpBound>(b)), total != 0 ? 100.0 * bucket[b] / total : 0.0,
+                                 bucket[b]});
+
+    // The projected timeline: every node moves by the change of its earliest time.
+    const std::vector<double> projected = earliest(r.edgeWeight);
+    r.nodeShiftUs.resize(static_cast<size_t>(n));
+    for (int32_t v = 0; v < n; ++v)
+        r.nodeShiftUs[v] = projected[v] - m_baseline[v];
+    std::vector<WhatIfMovedOp> moved;
+    for (int32_t v = 0; v < n; ++v) {
+        if (!g.nodeIsStart[v] || r.nodeShiftUs[v] == 0)
+            continue;
+        const auto ev = static_cast<uint32_t>(g.nodeEvent[v]);
+        const double ts = m_trace.events[ev].ts;
+        moved.push_back({ev, ts, ts + r.nodeShiftUs[v], r.nodeShiftUs[v]});
+    }
+    const size_t keep = std::min<size_t>(20, moved.size());
+    std::partial_sort(moved.begin(), moved.begin() + static_cast<std::ptrdiff_t>(keep), moved.end(),
+                      [](const WhatIfMovedOp &a, const WhatIfMovedOp &b) {
+                          const double x = std::fabs(a.shiftUs), y = std::fabs(b.shiftUs);
+                          return x != y ? x > y : a.event < b.event;
+                      });
+    moved.resize(keep);
+    r.topMoved = std::move(moved);
+    r.ok = true;
+    return r;
+}
+
+} // namespace syncscope

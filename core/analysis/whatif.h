@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// What-if: re-weight the critical-path graph of a window and see the projected
+// step time, critical path and timeline (docs/what_if.md states the semantics).
+// The graph is reused, never rebuilt: an evaluation is O(edges).
+#pragma once
+
+#include "criticalpath.h"
+#include "model/kinetotrace.h"
+
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace syncscope {
+
+// Which events a rule applies to: every term must hold ("&").
+struct WhatIfSelector {
+    struct Term {
+        enum Kind { NameRegex, NameEquals, Category, Comm, Compute, Stream, Rank } kind = NameEquals;
+        std::string text;          // regex / name / category as written
+        std::regex regex;          // NameRegex
+        EventKind category = EventKind::Other;
+        int64_t number = 0;        // Stream, Rank
+    };
+    std::vector<Term> terms;
+};
+
+struct WhatIfRule {
+    enum Action { Scale, Set, DropSync } action = Scale;
+    std::string text;              // as the user wrote it
+    WhatIfSelector selector;
+    double factor = 1;             // Scale
+    double durationUs = 0;         // Set
+};
+
+// Parses "SELECTOR*FACTOR", "SELECTOR=DURATION" (µs, or with ns/us/ms/s) and
+// "sync:SELECTOR=drop". SELECTOR: name~REGEX, name=NAME, cat=kernel|cpu_op|
+// runtime|memcpy|memset|user_annotation, comm, compute, stream=N, rank=N, or a
+// bare name; terms joined by '&'. Returns false with a sentence in `error`.
+bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error);
+
+struct WhatIfRuleCount {
+    std::string rule;
+    int64_t matched = 0;           // events (or sync waits) of the window the rule changed
+};
+
+struct WhatIfMovedOp {
+    uint32_t event = 0;
+    double baselineStartUs = 0;    // trace time base (µs as in the file)
+    double projectedStartUs = 0;
+    double shiftUs = 0;            // projected - baseline
+};
+
+struct WhatIfResult {
+    bool ok = false;
+    std::string error;             // e.g. a rule that matches nothing
+    double baselineUs = 0;         // the critical path weight as measured
+    double projectedUs = 0;        // the critical path weight after the rules
+    double speedup = 1;            // baseline / projected
+    std::vector<WhatIfRuleCount> rules;
+    std::vector<int32_t> pathNodes, pathEdges; // the projected critical path
+    std::vector<CpSummaryRow> summary;         // its bound-by breakdown
+    std::vector<double> edgeWeight;            // the re-weighted graph (removed edges: NaN)
+    // Per graph node: how far the rules move it (µs, projected - baseline earliest time).
+    std::vector<double> nodeShiftUs;
+    std::vector<WhatIfMovedOp> topMoved;       // largest |shift| first, at most 20
+};
+
+// Precomputes what every evaluation shares (topological order, baseline times).
+class WhatIfEngine
+{
+public:
+    // `cp` must be a successful analysis of `trace`; `rank` is the trace's rank (rank=N selectors).
+    WhatIfEngine(const KinetoTrace &trace, const CriticalPathResult &cp, std::optional<int64_t> rank = {});
+
+    WhatIfResult evaluate(const std::vector<WhatIfRule> &rules) const;
+
+    // Does the selector hold for event `ev` (exposed for the GUI's "all like this").
+    bool matches(const WhatIfSelector &selector, uint32_t ev) const;
+
+private:
+    bool matchesWith(const WhatIfSelector &selector, uint32_t ev, std::vector<std::vector<int8_t>> *regexMemo) const;
+    std::vector<double> earliest(const std::vector<double> &weight) const;
+
+    const KinetoTrace &m_trace;
+    const CriticalPathResult &m_cp;
+    std::optional<int64_t> m_rank;
+    std::vector<int32_t> m_topo;        // graph nodes in a topological order
+    std::vector<double> m_baseline;     // earliest time per node with the measured weights
+    std::vector<uint8_t> m_isSource;    // nodes without incoming edges
+};
+
+} // namespace syncscope
