@@ -4,6 +4,7 @@
 #include "batchwhatif.h"
 #include "clirequest.h"
 
+#include "export/chakrareplay.h"
 #include "export/chakrasummary.h"
 #include "export/chakrawriter.h"
 #include "export/criticalpathjson.h"
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <algorithm>
 #include <iostream>
+#include <map>
 
 namespace syncscope {
 
@@ -76,11 +78,38 @@ int writeCriticalPathOutputs(Analysis &a, const std::string &cpPath, const std::
     return code;
 }
 
-// --inspect FILE.et: the summary on stdout.
-int inspectChakraEt(const std::string &path)
+// The measured time of each ProfilerStep#N (its CPU-side annotation) and of the
+// whole trace, to compare an exported .et's replay with.
+std::map<std::string, double> measuredWindows(const KinetoTrace &trace)
+{
+    std::map<std::string, double> out;
+    for (const auto &e : trace.events)
+        if (e.kind == EventKind::UserAnnotation && trace.str(e.name).rfind("ProfilerStep#", 0) == 0)
+            out.try_emplace(std::string(trace.str(e.name)), e.dur);
+    out["overall"] = static_cast<double>(trace.maxEndNs - trace.minTsNs) / 1000.0;
+    return out;
+}
+
+// Replays a written .et (the fidelity check of issue 15); the summary gets its lines.
+std::vector<ReplayWindow> replayExport(const std::string &path, const KinetoTrace &trace, std::vector<std::string> &lines)
+{
+    try {
+        const ReplayResult r = replayChakraEt(path, measuredWindows(trace));
+        lines.push_back("  " + formatReplay(r));
+        return r.windows;
+    } catch (const InputError &e) {
+        lines.push_back(std::string("  replay    failed: ") + e.what() + "\n");
+        return {};
+    }
+}
+
+// --inspect FILE.et: the summary on stdout (and the replay with --replay).
+int inspectChakraEt(const std::string &path, bool replay)
 {
     try {
         std::cout << formatChakraEtSummary(summarizeChakraEt(path));
+        if (replay)
+            std::cout << formatReplay(replayChakraEt(path));
         return ExitOk;
     } catch (const InputError &e) {
         std::cerr << "syncscope: error: " << e.what() << "\n";
@@ -93,7 +122,9 @@ int inspectChakraEt(const std::string &path)
 int runBatch(const CliArgs &args, const CliRequest &cli)
 {
     if (args.has("--inspect"))
-        return inspectChakraEt(args.value("--inspect"));
+        return inspectChakraEt(args.value("--inspect"), args.has("--replay"));
+    if (args.has("--replay"))
+        return usage("--replay needs --inspect FILE.et");
     const auto t0 = std::chrono::steady_clock::now();
     AnalysisRequest req = cli.request;
     if (req.devicePath.empty())
@@ -132,8 +163,10 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
                 ctx.outputs.push_back({"et_plus", outputPath, fileSize(outputPath)});
             }
             if (!chakraEtPath.empty() && a.link) {
-                if (exportChakraEt(chakraEtPath, *a.host, *a.device, *a.link, inputs, analysis->diagnostics))
-                    ctx.outputs.push_back({"chakra_et", chakraEtPath, fileSize(chakraEtPath)});
+                if (exportChakraEt(chakraEtPath, *a.host, *a.device, *a.link, inputs, analysis->diagnostics)) {
+                    ctx.outputs.push_back({"chakra_et", chakraEtPath, fileSize(chakraEtPath), {}});
+                    ctx.outputs.back().replay = replayExport(chakraEtPath, *a.device, ctx.extraLines);
+                }
                 else
                     code = std::max<int>(code, ExitAnalysis); // --compat chakra: the reference fails here
             }

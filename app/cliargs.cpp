@@ -14,6 +14,10 @@ const std::vector<CliOption> &cliOptions()
         {"--inspect", "FILE.et", "Mode",
          "With --batch: print a summary of a Chakra protobuf execution trace (nodes by type, dependency counts, "
          "roots, metadata, references to missing nodes) and exit. Reads .et and .et.gz."},
+        {"--replay", nullptr, "Mode",
+         "With --inspect: replay the .et as a simulator would (a node starts when its ctrl_deps and data_deps are "
+         "done and its CPU thread or GPU stream is free) and print the replayed time per ProfilerStep and overall "
+         "against the measured time."},
         {"--open-pair", nullptr, "Mode",
          "Start the inspector with its Open pair dialog (the desktop entry's \"Open Trace Pair\" action)."},
         {"--host", "FILE", "Inputs", "Host execution trace (PyTorch ExecutionTraceObserver JSON, .json or .json.gz)."},

@@ -173,8 +173,19 @@ std::string buildReportJson(const ReportContext &ctx)
         r["what_if"] = whatIfJson(*a.device, *a.criticalPath, *ctx.whatIf);
 
     ojson outs = ojson::array();
-    for (const auto &o : ctx.outputs)
-        outs.push_back({{"kind", o.kind}, {"path", o.path}, {"bytes", o.bytes}});
+    for (const auto &o : ctx.outputs) {
+        ojson oj = {{"kind", o.kind}, {"path", o.path}, {"bytes", o.bytes}};
+        if (o.kind == "chakra_et") {
+            ojson rp = ojson::array();
+            for (const auto &w : o.replay)
+                rp.push_back({{"window", w.window},
+                              {"measured_us", w.measuredUs >= 0 ? ojson(w.measuredUs) : ojson(nullptr)},
+                              {"replayed_us", w.replayedUs},
+                              {"error_pct", w.measuredUs > 0 ? ojson(w.errorPct()) : ojson(nullptr)}});
+            oj["replay"] = rp;
+        }
+        outs.push_back(oj);
+    }
     r["outputs"] = outs;
 
     ojson diags = ojson::array();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analysis/whatif.h"
+#include "export/chakrareplay.h"
 #include "session/analysis.h"
 
 #include <cstdint>
@@ -16,6 +17,7 @@ struct OutputRecord {
     std::string kind; // "et_plus", "critical_path", "overlay", "chakra_et", "report"
     std::string path;
     uint64_t bytes = 0;
+    std::vector<ReplayWindow> replay; // chakra_et: replayed vs measured time per window
 };
 
 struct ReportContext {

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// Replays a Chakra .et the way a simulator consumes it, to check that an export
+// reproduces the measured time: a node starts when all its ctrl_deps and
+// data_deps are done and its resource (its CPU thread, or the GPU stream it runs
+// on) is free, and takes its duration_micros.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+struct ReplayWindow {
+    std::string window;       // "ProfilerStep#N" or "overall"
+    double measuredUs = -1;   // -1 when unknown (no start times in the file and none given)
+    double replayedUs = 0;
+    double errorPct() const { return measuredUs > 0 ? 100.0 * (replayedUs - measuredUs) / measuredUs : 0.0; }
+};
+
+struct ReplayResult {
+    int64_t nodes = 0;
+    int64_t unreachable = 0;  // nodes never ready (a cycle, or a dependency loop through a missing node)
+    int64_t missingDeps = 0;  // dependencies on ids not in the file (ignored, as simulators do)
+    double makespanUs = 0;
+    std::vector<ReplayWindow> windows; // one per ProfilerStep#N node (file order), then "overall"
+};
+
+// Reads `path` (.et or .et.gz) and replays it. `measuredUs` overrides the
+// measured time per window name (e.g. from the Kineto trace when the file has no
+// start times). Throws InputError for an unreadable file.
+ReplayResult replayChakraEt(const std::string &path, const std::map<std::string, double> &measuredUs = {});
+
+// "replay  ProfilerStep#3  measured 1.234 ms  replayed 1.250 ms  (+1.3 %)" lines.
+std::string formatReplay(const ReplayResult &r);
+
+} // namespace syncscope
