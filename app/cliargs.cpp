@@ -43,7 +43,7 @@ const std::vector<CliOption> &cliOptions()
          "Project the critical path with changed durations (repeatable): 'SELECTOR*FACTOR' scales, "
          "'SELECTOR=DURATION' sets (us, or ns/us/ms/s; 0 removes the work), 'sync:SELECTOR=drop' removes the waits "
          "of the matching ops. SELECTOR: name~REGEX, name=NAME, cat=kernel|cpu_op|runtime|memcpy|memset, comm, "
-         "compute, stream=N, rank=N, or a name; join terms with '&'. See docs/what_if.md."},
+         "compute, stream=N, rank=N, event=N, or a name; join terms with '&'. See docs/what_if.md."},
         {"--critical-path", "FILE", "Outputs", "Write the critical-path graph, path, sync edges and summary (JSON)."},
         {"--overlay", "FILE", "Outputs",
          "Write the device trace with critical events marked and critical-path flows added, for Perfetto "

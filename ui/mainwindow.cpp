@@ -6,6 +6,7 @@
 #include "panels/detailspanel.h"
 #include "panels/diagnosticspanel.h"
 #include "panels/searchpanel.h"
+#include "panels/whatifpanel.h"
 #include "shortcuts.h"
 #include "startpage.h"
 #include "timeline/timeformat.h"
@@ -61,6 +62,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_search(new SearchPanel(this))
     , m_cpPanel(new CriticalPathPanel(this))
     , m_diagnostics(new DiagnosticsPanel(this))
+    , m_whatIf(new WhatIfPanel(this))
     , m_statusLabel(new QLabel(this))
     , m_diagLabel(new QLabel(this))
     , m_progress(new QProgressBar(this))
@@ -103,6 +105,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_search, &SearchPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(m_cpPanel, &CriticalPathPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(m_cpPanel, &CriticalPathPanel::stepRequested, this, &MainWindow::showStep);
+    connect(m_whatIf, &WhatIfPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(plot->selection(), &Selection::changed, m_whatIf, &WhatIfPanel::setSelectedEvent);
     connect(plot, &TimelinePlot::rangeChanged, this, [this, plot] { m_search->setAnchorTime(plot->range().t0); });
 
     setSamplePair({}, {});
@@ -144,7 +148,9 @@ void MainWindow::createDocks()
     m_cpDock = dock(tr("Critical path"), QStringLiteral("criticalpath"), m_cpPanel, Qt::RightDockWidgetArea);
     m_searchDock = dock(tr("Search"), QStringLiteral("search"), m_search, Qt::BottomDockWidgetArea);
     m_diagDock = dock(tr("Diagnostics"), QStringLiteral("diagnostics"), m_diagnostics, Qt::BottomDockWidgetArea);
+    m_whatIfDock = dock(tr("What-if"), QStringLiteral("whatif"), m_whatIf, Qt::BottomDockWidgetArea);
     tabifyDockWidget(m_searchDock, m_diagDock);
+    tabifyDockWidget(m_searchDock, m_whatIfDock);
     m_searchDock->raise();
 }
 
@@ -443,6 +449,7 @@ void MainWindow::applyCriticalPath(std::shared_ptr<const CriticalPathResult> cp,
         m_details->model()->setEvent(m_timeline->plot()->selection()->event());
     }
     m_cpPanel->setPath(cp, m_model, stepNames(), m_cpFirst, m_cpLast);
+    m_whatIf->setContext(m_model ? m_model->trace : nullptr, cp);
     updateStatus();
     updateExportActions();
     Q_EMIT criticalPathChanged();

@@ -25,6 +25,7 @@ class CriticalPathPanel;
 class DetailsPanel;
 class DiagnosticsPanel;
 class SearchPanel;
+class WhatIfPanel;
 class StartPage;
 class TimelineView;
 
@@ -61,6 +62,7 @@ public:
     SearchPanel *search() const { return m_search; }
     CriticalPathPanel *criticalPathPanel() const { return m_cpPanel; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
+    WhatIfPanel *whatIfPanel() const { return m_whatIf; }
     QAction *exportAction(ExportKind kind) const;
     QString statusSummary() const;
 
@@ -116,10 +118,12 @@ private:
     SearchPanel *m_search;
     CriticalPathPanel *m_cpPanel;
     DiagnosticsPanel *m_diagnostics;
+    WhatIfPanel *m_whatIf;
     QDockWidget *m_detailsDock = nullptr;
     QDockWidget *m_searchDock = nullptr;
     QDockWidget *m_cpDock = nullptr;
     QDockWidget *m_diagDock = nullptr;
+    QDockWidget *m_whatIfDock = nullptr;
     QMenu *m_recentMenu = nullptr;
     std::map<ExportKind, QAction *> m_exportActions;
     QLabel *m_statusLabel;

@@ -103,17 +103,17 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
             t.kind = Term::Comm;
         } else if (part == "compute") {
             t.kind = Term::Compute;
-        } else if (part.substr(0, 7) == "stream=" || part.substr(0, 5) == "rank=") {
-            const bool stream = part[0] == 's';
-            t.kind = stream ? Term::Stream : Term::Rank;
-            t.text = std::string(part.substr(stream ? 7 : 5));
+        } else if (part.substr(0, 7) == "stream=" || part.substr(0, 5) == "rank=" || part.substr(0, 6) == "event=") {
+            const size_t eq = part.find('=');
+            t.kind = part[0] == 's' ? Term::Stream : part[0] == 'r' ? Term::Rank : Term::Event;
+            t.text = std::string(part.substr(eq + 1));
             if (!parseInt(t.text, t.number)) {
                 error = "\"" + std::string(part) + "\" needs an integer";
                 return false;
             }
         } else if (part.find_first_of("=~") != std::string_view::npos) {
             error = "unknown selector \"" + std::string(part) +
-                    "\" (name~REGEX, name=NAME, cat=..., comm, compute, stream=N, rank=N, or a name)";
+                    "\" (name~REGEX, name=NAME, cat=..., comm, compute, stream=N, rank=N, event=N, or a name)";
             return false;
         } else {
             t.kind = Term::NameEquals;
@@ -260,6 +260,10 @@ bool WhatIfEngine::matchesWith(const WhatIfSelector &selector, uint32_t ev,
             break;
         case Term::Rank:
             if (!m_rank || *m_rank != t.number)
+                return false;
+            break;
+        case Term::Event:
+            if (static_cast<int64_t>(ev) != t.number)
                 return false;
             break;
         }

@@ -19,11 +19,11 @@ namespace syncscope {
 // Which events a rule applies to: every term must hold ("&").
 struct WhatIfSelector {
     struct Term {
-        enum Kind { NameRegex, NameEquals, Category, Comm, Compute, Stream, Rank } kind = NameEquals;
+        enum Kind { NameRegex, NameEquals, Category, Comm, Compute, Stream, Rank, Event } kind = NameEquals;
         std::string text;          // regex / name / category as written
         std::regex regex;          // NameRegex
         EventKind category = EventKind::Other;
-        int64_t number = 0;        // Stream, Rank
+        int64_t number = 0;        // Stream, Rank, Event (a traceEvents index)
     };
     std::vector<Term> terms;
 };
@@ -38,8 +38,8 @@ struct WhatIfRule {
 
 // Parses "SELECTOR*FACTOR", "SELECTOR=DURATION" (µs, or with ns/us/ms/s) and
 // "sync:SELECTOR=drop". SELECTOR: name~REGEX, name=NAME, cat=kernel|cpu_op|
-// runtime|memcpy|memset|user_annotation, comm, compute, stream=N, rank=N, or a
-// bare name; terms joined by '&'. Returns false with a sentence in `error`.
+// runtime|memcpy|memset|user_annotation, comm, compute, stream=N, rank=N,
+// event=N (one traceEvents entry), or a bare name; terms joined by '&'. Returns false with a sentence in `error`.
 bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error);
 
 struct WhatIfRuleCount {

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+// The What-if panel (issue 15): rules by hand and from the selection, results
+// computed off the GUI thread, factor 1 equals the baseline, bad rules refused,
+// a click on a moved op asks for it, and the main window wires it up.
+#include "mainwindow.h"
+#include "panels/whatifpanel.h"
+#include "timeline/selection.h"
+#include "timeline/timelineplot.h"
+#include "timeline/timelineview.h"
+#include "uitestutil.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+class TestWhatIfPanel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void factorOneIsTheBaseline();
+    void rulesChangeTheProjection();
+    void badRuleIsRefused();
+    void rulesFromTheSelection();
+    void movedOpsJump();
+    void mainWindowHasThePanel();
+
+private:
+    bool waitForResult(WhatIfPanel &panel);
+    std::shared_ptr<Analysis> m_analysis;
+    std::shared_ptr<const CriticalPathResult> m_cp;
+};
+
+void TestWhatIfPanel::initTestCase()
+{
+    m_analysis = uitest::sampleAnalysis();
+    QVERIFY(m_analysis && m_analysis->criticalPath && m_analysis->criticalPath->success);
+    m_cp = std::make_shared<const CriticalPathResult>(*m_analysis->criticalPath);
+}
+
+bool TestWhatIfPanel::waitForResult(WhatIfPanel &panel)
+{
+    QSignalSpy spy(&panel, &WhatIfPanel::resultChanged);
+    return spy.wait(10000) && panel.result() != nullptr;
+}
+
+void TestWhatIfPanel::factorOneIsTheBaseline()
+{
+    WhatIfPanel panel;
+    panel.setContext(m_analysis->device, m_cp);
+    QVERIFY(panel.summaryLabel()->text().contains(QStringLiteral("Baseline")));
+    QVERIFY(panel.addRule(QStringLiteral("cat=kernel*1")));
+    QVERIFY(waitForResult(panel));
+    QVERIFY(panel.result()->ok);
+    QCOMPARE(panel.result()->projectedUs, m_cp->weightUs);
+    QCOMPARE(panel.movedView()->model()->rowCount(), 0);
+}
+
+void TestWhatIfPanel::rulesChangeTheProjection()
+{
+    WhatIfPanel panel;
+    panel.setContext(m_analysis->device, m_cp);
+    panel.ruleEdit()->setText(QStringLiteral("cat=kernel*0.5"));
+    QSignalSpy spy(&panel, &WhatIfPanel::resultChanged);
+    QTest::keyClick(panel.ruleEdit(), Qt::Key_Return);
+    QVERIFY(spy.wait(10000));
+    QCOMPARE(panel.rules(), QStringList{QStringLiteral("cat=kernel*0.5")});
+    QVERIFY(panel.ruleEdit()->text().isEmpty());
+    QVERIFY(panel.result()->projectedUs < m_cp->weightUs);
+    QVERIFY2(panel.summaryLabel()->text().contains(QStringLiteral("faster")), qPrintable(panel.summaryLabel()->text()));
+    QVERIFY(panel.movedView()->model()->rowCount() > 0);
+    // Removing the rule goes back to the baseline text.
+    panel.removeRule(0);
+    QVERIFY(panel.result() == nullptr);
+    QVERIFY(panel.summaryLabel()->text().contains(QStringLiteral("Baseline")));
+}
+
+void TestWhatIfPanel::badRuleIsRefused()
+{
+    WhatIfPanel panel;
+    panel.setContext(m_analysis->device, m_cp);
+    QVERIFY(!panel.addRule(QStringLiteral("cat=kernel*fast")));
+    QVERIFY(panel.rules().isEmpty());
+    QVERIFY(panel.summaryLabel()->text().contains(QStringLiteral("fast")));
+    // A rule that parses but matches nothing says so.
+    QVERIFY(panel.addRule(QStringLiteral("name=no_such_op*0.5")));
+    QVERIFY(waitForResult(panel));
+    QVERIFY(!panel.result()->ok);
+    QVERIFY(panel.summaryLabel()->text().contains(QStringLiteral("matches nothing")));
+}
+
+void TestWhatIfPanel::rulesFromTheSelection()
+{
+    WhatIfPanel panel;
+    panel.setContext(m_analysis->device, m_cp);
+    QVERIFY(!panel.thisOpButton()->isEnabled());
+    // The first kernel on the critical path.
+    qint64 kernel = -1;
+    for (uint32_t ev : m_cp->criticalEvents)
+        if (m_analysis->device->events[ev].kind == EventKind::Kernel) {
+            kernel = ev;
+            break;
+        }
+    QVERIFY(kernel >= 0);
+    panel.setSelectedEvent(kernel);
+    QVERIFY(panel.thisOpButton()->isEnabled());
+    QTest::mouseClick(panel.thisOpButton(), Qt::LeftButton);
+    QTest::mouseClick(panel.allLikeButton(), Qt::LeftButton);
+    const QString name = QString::fromUtf8(m_analysis->device->str(m_analysis->device->events[kernel].name));
+    QCOMPARE(panel.rules().value(0), QStringLiteral("event=%1*0.5").arg(kernel));
+    QCOMPARE(panel.rules().value(1), QStringLiteral("name=%1*0.5").arg(name));
+    QVERIFY(waitForResult(panel));
+    QVERIFY2(panel.result()->ok, panel.result()->error.c_str());
+    QVERIFY(panel.result()->projectedUs < m_cp->weightUs);
+}
+
+void TestWhatIfPanel::movedOpsJump()
+{
+    WhatIfPanel panel;
+    panel.setContext(m_analysis->device, m_cp);
+    panel.addRule(QStringLiteral("cat=kernel*0.1"));
+    QVERIFY(waitForResult(panel));
+    QVERIFY(panel.movedView()->model()->rowCount() > 0);
+    QSignalSpy asked(&panel, &WhatIfPanel::eventRequested);
+    panel.show();
+    QTableView *view = panel.movedView();
+    const QRect cell = view->visualRect(view->model()->index(0, 0));
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.first().first().toLongLong(), static_cast<qint64>(panel.result()->topMoved.front().event));
+}
+
+void TestWhatIfPanel::mainWindowHasThePanel()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    MainWindow w;
+    w.setInteractive(false);
+    w.setRecordRecent(false);
+    w.setSamplePair(QString::fromStdString(uitest::sampleHost()), QString::fromStdString(uitest::sampleDevice()));
+    QSignalSpy done(&w, &MainWindow::loadFinished);
+    w.openSample();
+    QVERIFY(done.wait(60000));
+    WhatIfPanel *panel = w.whatIfPanel();
+    QVERIFY(panel);
+    QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("Baseline")));
+    // Selecting an op on the timeline enables the selection buttons.
+    const uint32_t ev = w.criticalPath()->criticalEvents.front();
+    w.timeline()->plot()->selection()->setEvent(ev);
+    QVERIFY(panel->thisOpButton()->isEnabled());
+}
+
+QTEST_MAIN(TestWhatIfPanel)
+#include "tst_whatifpanel.moc"

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+#include "whatifpanel.h"
+
+#include "timeline/timeformat.h"
+
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPointer>
+#include <QPushButton>
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <mutex>
+
+namespace syncscope::ui {
+
+// What a worker needs, kept alive by the workers that use it. The engine is
+// built on the first evaluation, off the GUI thread.
+struct WhatIfPanel::Context {
+    std::shared_ptr<const KinetoTrace> trace;
+    std::shared_ptr<const CriticalPathResult> cp;
+    std::once_flag built;
+    std::unique_ptr<WhatIfEngine> engine;
+    const WhatIfEngine &get()
+    {
+        std::call_once(built, [this] { engine = std::make_unique<WhatIfEngine>(*trace, *cp, trace->distributed.rank); });
+        return *engine;
+    }
+};
+
+namespace {
+
+constexpr int kEventRole = Qt::UserRole + 1;
+
+QString us(double v)
+{
+    return QString::fromStdString(formatDuration(v * 1000.0));
+}
+
+} // namespace
+
+WhatIfPanel::WhatIfPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_edit(new QLineEdit(this))
+    , m_rules(new QListWidget(this))
+    , m_factor(new QDoubleSpinBox(this))
+    , m_thisOp(new QPushButton(tr("This op"), this))
+    , m_allLike(new QPushButton(tr("All like it"), this))
+    , m_dropWait(new QPushButton(tr("Drop its wait"), this))
+    , m_summary(new QLabel(this))
+    , m_moved(new QStandardItemModel(0, 3, this))
+    , m_movedView(new QTableView(this))
+{
+    m_edit->setPlaceholderText(tr("Rule, e.g. cat=kernel&name~gemm*0.5, comm=0, sync:cudaStreamSynchronize=drop"));
+    m_edit->setClearButtonEnabled(true);
+    auto *add = new QPushButton(tr("Add"), this);
+    auto *entry = new QHBoxLayout;
+    entry->addWidget(m_edit, 1);
+    entry->addWidget(add);
+    m_factor->setRange(0, 100);
+    m_factor->setDecimals(2);
+    m_factor->setSingleStep(0.1);
+    m_factor->setValue(0.5);
+    m_factor->setPrefix(QStringLiteral("\u00d7"));
+    m_factor->setToolTip(tr("Factor for the rules made from the selection"));
+    m_thisOp->setToolTip(tr("Scale the selected op"));
+    m_allLike->setToolTip(tr("Scale every op with the selected op's name"));
+    m_dropWait->setToolTip(tr("Remove the sync wait of the selected op"));
+    auto *fromSelection = new QHBoxLayout;
+    fromSelection->addWidget(new QLabel(tr("Selection:"), this));
+    fromSelection->addWidget(m_factor);
+    fromSelection->addWidget(m_thisOp);
+    fromSelection->addWidget(m_allLike);
+    fromSelection->addWidget(m_dropWait);
+    fromSelection->addStretch(1);
+    m_rules->setToolTip(tr("Rules apply in this order; Delete removes the current one"));
+    m_rules->setMaximumHeight(m_rules->fontMetrics().height() * 5 + 8);
+    m_rules->installEventFilter(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_moved->setHorizontalHeaderLabels({tr("Op"), tr("Moves by"), tr("Projected start")});
+    m_movedView->setModel(m_moved);
+    m_movedView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_movedView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_movedView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_movedView->verticalHeader()->hide();
+    m_movedView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(entry);
+    layout->addLayout(fromSelection);
+    layout->addWidget(m_rules);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_movedView, 1);
+
+    auto submit = [this] {
+        if (addRule(m_edit->text()))
+            m_edit->clear();
+    };
+    connect(add, &QPushButton::clicked, this, submit);
+    connect(m_edit, &QLineEdit::returnPressed, this, submit);
+    connect(m_thisOp, &QPushButton::clicked, this,
+            [this] { addRule(QStringLiteral("event=%1*%2").arg(m_selected).arg(factorText())); });
+    connect(m_allLike, &QPushButton::clicked, this, [this] {
+        if (m_context && m_selected >= 0)
+            addRule(QStringLiteral("name=%1*%2")
+                        .arg(QString::fromUtf8(m_context->trace->str(
+                            m_context->trace->events[static_cast<size_t>(m_selected)].name)))
+                        .arg(factorText()));
+    });
+    connect(m_dropWait, &QPushButton::clicked, this,
+            [this] { addRule(QStringLiteral("sync:event=%1=drop").arg(m_selected)); });
+    auto jump = [this](const QModelIndex &index) {
+        const QVariant ev = m_moved->index(index.row(), 0).data(kEventRole);
+        if (ev.isValid())
+            Q_EMIT eventRequested(ev.toLongLong());
+    };
+    connect(m_movedView, &QTableView::clicked, this, jump);
+    connect(m_movedView, &QTableView::activated, this, jump);
+    setContext(nullptr, nullptr);
+}
+
+WhatIfPanel::~WhatIfPanel() = default;
+
+QString WhatIfPanel::factorText() const
+{
+    return QString::number(m_factor->value(), 'g', 6);
+}
+
+bool WhatIfPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_rules && event->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent *>(event)->key();
+        if ((key == Qt::Key_Delete || key == Qt::Key_Backspace) && m_rules->currentRow() >= 0) {
+            removeRule(m_rules->currentRow());
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void WhatIfPanel::setContext(std::shared_ptr<const KinetoTrace> trace, std::shared_ptr<const CriticalPathResult> cp)
+{
+    m_context.reset();
+    if (trace && cp && cp->success) {
+        m_context = std::make_shared<Context>();
+        m_context->trace = std::move(trace);
+        m_context->cp = std::move(cp);
+    }
+    setSelectedEvent(m_selected);
+    m_edit->setEnabled(m_context != nullptr);
+    recompute();
+}
+
+void WhatIfPanel::setSelectedEvent(qint64 event)
+{
+    m_selected = m_context && event >= 0 && event < static_cast<qint64>(m_context->trace->events.size()) ? event : -1;
+    for (QPushButton *b : {m_thisOp, m_allLike, m_dropWait})
+        b->setEnabled(m_selected >= 0);
+}
+
+bool WhatIfPanel::addRule(const QString &text)
+{
+    WhatIfRule rule;
+    std::string error;
+    if (text.trimmed().isEmpty())
+        return false;
+    if (!parseWhatIfRule(text.trimmed().toStdString(), rule, error)) {
+        m_summary->setText(QString::fromStdString(error));
+        return false;
+    }
+    m_rules->addItem(text.trimmed());
+    recompute();
+    return true;
+}
+
+void WhatIfPanel::removeRule(int row)
+{
+    delete m_rules->takeItem(row);
+    recompute();
+}
+
+QStringList WhatIfPanel::rules() const
+{
+    QStringList out;
+    for (int i = 0; i < m_rules->count(); ++i)
+        out << m_rules->item(i)->text();
+    return out;
+}
+
+void WhatIfPanel::recompute()
+{
+    const quint64 generation = ++m_generation;
+    m_moved->removeRows(0, m_moved->rowCount());
+    if (!m_context) {
+        m_result.reset();
+        m_summary->setText(tr("The what-if needs a critical path; load a device trace."));
+        Q_EMIT resultChanged();
+        return;
+    }
+    std::vector<WhatIfRule> rules;
+    for (const QString &text : this->rules()) {
+        WhatIfRule rule;
+        std::string error;
+        if (parseWhatIfRule(text.toStdString(), rule, error))
+            rules.push_back(std::move(rule));
+    }
+    if (rules.empty()) {
+        m_result.reset();
+        m_summary->setText(tr("Baseline critical path %1. Add a rule to see the projected step time.")
+                               .arg(us(m_context->cp->weightUs)));
+        Q_EMIT resultChanged();
+        return;
+    }
+    m_summary->setText(tr("Computing\u2026"));
+    QPointer<WhatIfPanel> self(this);
+    std::shared_ptr<Context> context = m_context;
+    QThreadPool::globalInstance()->start([self, context, rules = std::move(rules), generation] {
+        auto result = std::make_shared<const WhatIfResult>(context->get().evaluate(rules));
+        QMetaObject::invokeMethod(
+            qApp, [self, result, generation] {
+                if (self)
+                    self->showResult(generation, result);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void WhatIfPanel::showResult(quint64 generation, std::shared_ptr<const WhatIfResult> result)
+{
+    if (generation != m_generation || !m_context)
+        return; // a newer edit is on its way
+    m_result = result;
+    const WhatIfResult &r = *result;
+    if (!r.ok) {
+        m_summary->setText(QString::fromStdString(r.error));
+        Q_EMIT resultChanged();
+        return;
+    }
+    QString text = tr("Critical path %1 \u2192 %2 (%3\u00d7 faster)")
+                       .arg(us(r.baselineUs), us(r.projectedUs), QString::number(r.speedup, 'f', 2));
+    QStringList counts;
+    for (const auto &rc : r.rules)
+        counts << QStringLiteral("%1: %2").arg(QString::fromStdString(rc.rule)).arg(rc.matched);
+    text += QStringLiteral("\n") + tr("Matched: %1").arg(counts.join(QStringLiteral(", ")));
+    QStringList bound;
+    for (const auto &row : r.summary)
+        if (!row.boundBy.empty())
+            bound << QStringLiteral("%1 %2 %").arg(QString::fromStdString(row.boundBy)).arg(row.percent, 0, 'f', 1);
+    if (!bound.isEmpty())
+        text += QStringLiteral("\n") + tr("Projected path bound by: %1").arg(bound.join(QStringLiteral(", ")));
+    m_summary->setText(text);
+    const KinetoTrace &t = *m_context->trace;
+    for (const auto &m : r.topMoved) {
+        auto *name = new QStandardItem(QString::fromUtf8(t.str(t.events[m.event].name)));
+        name->setData(static_cast<qint64>(m.event), kEventRole);
+        name->setToolTip(name->text());
+        auto *shift = new QStandardItem((m.shiftUs < 0 ? QStringLiteral("\u2212") : QStringLiteral("+")) +
+                                        us(std::fabs(m.shiftUs)));
+        auto *at = new QStandardItem(us(m.projectedStartUs - static_cast<double>(t.minTsNs) / 1000.0));
+        m_moved->appendRow({name, shift, at});
+    }
+    Q_EMIT resultChanged();
+}
+
+} // namespace syncscope::ui

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// The What-if panel: rules typed by hand or made from the selection ("this op
+// x0.5", "all like it", "drop its wait"), the projected step time against the
+// baseline, the projected critical path's bound-by split and the ops that move
+// most (a click jumps to the op). Evaluations run on a worker thread.
+#pragma once
+
+#include "analysis/whatif.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QStandardItemModel;
+class QTableView;
+
+namespace syncscope::ui {
+
+class WhatIfPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit WhatIfPanel(QWidget *parent = nullptr);
+    ~WhatIfPanel() override;
+
+    // The trace and the critical path the rules apply to (null: nothing to analyse).
+    void setContext(std::shared_ptr<const KinetoTrace> trace, std::shared_ptr<const CriticalPathResult> cp);
+    // The op the "from selection" buttons use (-1: none).
+    void setSelectedEvent(qint64 event);
+    // Adds a rule; false (and the reason in the panel) when it does not parse.
+    bool addRule(const QString &text);
+    void removeRule(int row);
+    QStringList rules() const;
+
+    // The latest finished evaluation (null before the first or with no rules).
+    std::shared_ptr<const WhatIfResult> result() const { return m_result; }
+    QLabel *summaryLabel() const { return m_summary; }
+    QTableView *movedView() const { return m_movedView; }
+    QLineEdit *ruleEdit() const { return m_edit; }
+    QPushButton *thisOpButton() const { return m_thisOp; }
+    QPushButton *allLikeButton() const { return m_allLike; }
+    QPushButton *dropWaitButton() const { return m_dropWait; }
+
+Q_SIGNALS:
+    void eventRequested(qint64 event);
+    void resultChanged();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    struct Context;
+    void recompute();
+    void showResult(quint64 generation, std::shared_ptr<const WhatIfResult> result);
+    QString factorText() const;
+
+    std::shared_ptr<Context> m_context;
+    std::shared_ptr<const WhatIfResult> m_result;
+    quint64 m_generation = 0;
+    qint64 m_selected = -1;
+    QLineEdit *m_edit;
+    QListWidget *m_rules;
+    QDoubleSpinBox *m_factor;
+    QPushButton *m_thisOp, *m_allLike, *m_dropWait;
+    QLabel *m_summary;
+    QStandardItemModel *m_moved;
+    QTableView *m_movedView;
+};
+
+} // namespace syncscope::ui
