@@ -36,6 +36,28 @@ double CriticalPathResult::percent(const std::string &boundBy) const
     return 0;
 }
 
+const char *htaVersionName(HtaVersion v)
+{
+    return v == HtaVersion::D731cc2e ? "d731cc2e" : "f4d0062";
+}
+
+bool parseHtaVersion(std::string_view text, HtaVersion &out)
+{
+    // The short hash or any longer prefix of the full commit id.
+    auto isPrefixOf = [&](std::string_view full, size_t shortLen) {
+        return text.size() >= shortLen && text.size() <= full.size() && full.substr(0, text.size()) == text;
+    };
+    if (isPrefixOf("f4d0062c382f42bd8a74838bcdad1916c7d5d2da", 7)) {
+        out = HtaVersion::F4d0062;
+        return true;
+    }
+    if (isPrefixOf("d731cc2e2249976c97129d409a83bd53d93051f6", 8)) {
+        out = HtaVersion::D731cc2e;
+        return true;
+    }
+    return false;
+}
+
 namespace {
 
 using namespace hta;

@@ -15,6 +15,9 @@ constexpr std::string_view kLaunchNames[] = {
     "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream",
     "runFunction - job_prep_and_submit_for_execution",
 };
+// HTA d731cc2e knew only these (no cuLaunchKernelEx, HIP or MTIA names).
+constexpr std::string_view kLaunchNamesD731[] = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel",
+                                                 "cudaMemcpyAsync", "cudaMemsetAsync"};
 constexpr std::string_view kLockNames[] = {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync"};
 constexpr std::string_view kBlockingNames[] = {"cudaDeviceSynchronize", "cudaStreamSynchronize",
                                                "cudaEventQuery",        "cudaEventSynchronize",
@@ -39,6 +42,8 @@ uint16_t nameRolesOf(std::string_view s)
     uint16_t r = 0;
     if (oneOf(s, kLaunchNames))
         r |= RoleLaunch;
+    if (oneOf(s, kLaunchNamesD731))
+        r |= RoleLaunchD731;
     if (oneOf(s, kLockNames))
         r |= RoleLock;
     if (oneOf(s, kBlockingNames))

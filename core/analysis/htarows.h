@@ -28,6 +28,7 @@ enum NameRole : uint16_t {
     RoleProfilerStep = 1 << 9,    // ^ProfilerStep#\d+
     RoleForward = 1 << 10,        // contains "forward"
     RoleAutograd = 1 << 11,       // contains "autograd"
+    RoleLaunchD731 = 1 << 12,     // the launch names of HTA d731cc2e (a subset of RoleLaunch)
 };
 
 // The role of a category (a StrId).
