@@ -186,6 +186,7 @@ void TestBatch::reportHasTheKeys()
     QCOMPARE(j["inputs"]["pid"].get<int>(), 4242);
     QCOMPARE(j["inputs"]["rank"].get<int>(), 0);
     QVERIFY(j["diagnostics"].is_array());
+    QCOMPARE(j["critical_path"]["hta_version"].get<std::string>(), std::string("f4d0062"));
     QCOMPARE(j["exit_code"].get<int>(), 0);
 }
 
@@ -279,7 +280,7 @@ void TestBatch::htaVersionOption()
     const Run r = syncscope({"--batch", "--device", fixture("device/hta_cuda_event_sync.kineto.json.gz"),
                              "--hta-version", "d731cc2e", "--critical-path", QString::fromStdString(cp)});
     QCOMPARE(r.code, 0);
-    QVERIFY2(r.err.contains("critical path  2401.0 us"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("critical path  2401.0 us") && r.err.contains("HTA d731cc2e)"), qPrintable(r.err));
     const auto j = nlohmann::json::parse(testutil::readText(cp));
     QCOMPARE(j["critical_path"]["weight_us"].get<double>(), 2401.0);
     QCOMPARE(j["critical_path"]["nodes"].get<int>(), 40);
