@@ -170,6 +170,7 @@ CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalP
     checkCudaSyncPresent(trace, diag);
     RowOptions rowOptions;
     rowOptions.nsRounding = options.nsRounding;
+    rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
     CpaContext ctx(trace, options, rowOptions, diag);
     out.timings.prepare = secondsSince(t0);
     out.loadedRows = ctx.rows.loadedRows();
@@ -195,6 +196,7 @@ std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const Critical
     checkCudaSyncPresent(trace, diag);
     RowOptions rowOptions;
     rowOptions.nsRounding = options.nsRounding;
+    rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
     rowOptions.dropLastProfilerStep = false; // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
     std::vector<uint32_t> annotations;

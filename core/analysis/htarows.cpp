@@ -94,7 +94,7 @@ RowTable::RowTable(const KinetoTrace &trace, const RowOptions &options, Diagnost
     buildRows(options, diag);
     linkCorrelations();
     if (options.dropLastProfilerStep)
-        filterLastProfilerStep(diag);
+        filterLastProfilerStep(options.profilerStepSubstring, diag);
     m_loadedRows = 0;
     for (uint8_t f : m_flags)
         m_loadedRows += (f & FlagLoaded) ? 1 : 0;
@@ -232,12 +232,18 @@ int32_t RowTable::partner(uint32_t i) const
     return realZero ? 0 : -1;
 }
 
-void RowTable::filterLastProfilerStep(Diagnostics &diag)
+void RowTable::filterLastProfilerStep(bool substring, Diagnostics &diag)
 {
     // Only with two or more distinct ProfilerStep#N symbols (spec 1.7).
+    std::vector<uint8_t> isStep = substring ? stringsContaining("ProfilerStep") : std::vector<uint8_t>();
+    if (!substring) {
+        isStep.assign(m_nameRoles.size(), 0);
+        for (StrId id = 0; id < m_nameRoles.size(); ++id)
+            isStep[id] = (m_nameRoles[id] & RoleProfilerStep) ? 1 : 0;
+    }
     size_t stepSymbols = 0;
     for (StrId id = 0; id < m_symbol.size(); ++id)
-        stepSymbols += (m_symbol[id] && (m_nameRoles[id] & RoleProfilerStep)) ? 1 : 0;
+        stepSymbols += (m_symbol[id] && isStep[id]) ? 1 : 0;
     if (stepSymbols < 2)
         return;
     const auto &events = m_trace->events;
@@ -250,7 +256,7 @@ void RowTable::filterLastProfilerStep(Diagnostics &diag)
         if (!anyCpu || m_ts[i] < minCpuTs)
             minCpuTs = m_ts[i];
         anyCpu = true;
-        if (nameRoles(i) & RoleProfilerStep) {
+        if (isStep[events[i].name]) {
             if (!anyStep || m_ts[i] > lastStepTs)
                 lastStepTs = m_ts[i];
             anyStep = true;

@@ -45,6 +45,8 @@ enum CatRole : uint8_t {
 struct RowOptions {
     bool nsRounding = true;           // false = HTA_DISABLE_NS_ROUNDING=1
     bool dropLastProfilerStep = true; // HTA's load filter (spec 1.7)
+    // HTA d731cc2e's filter counts every name containing "ProfilerStep", not only ProfilerStep#N.
+    bool profilerStepSubstring = false;
 };
 
 // Rows of one trace as HTA loads them. Times are HTA's: rounded when the
@@ -94,7 +96,7 @@ private:
     void classifyStrings();
     void buildRows(const RowOptions &options, Diagnostics &diag);
     void linkCorrelations();
-    void filterLastProfilerStep(Diagnostics &diag);
+    void filterLastProfilerStep(bool substring, Diagnostics &diag);
 
     enum Flag : uint8_t { FlagParsed = 1, FlagLoaded = 2, FlagGpuSide = 4 };
     const KinetoTrace *m_trace;

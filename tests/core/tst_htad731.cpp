@@ -225,6 +225,7 @@ private slots:
     void summaries();
     void conformance_data();
     void conformance();
+    void lastStepFilterBySubstring();
     void versionNames();
 };
 
@@ -347,6 +348,29 @@ void TestHtaD731::conformance()
                 onPath.emplace_back(r.graph.nodeEvent[r.graph.edgeFrom[e]], r.graph.nodeEvent[r.graph.edgeTo[e]]);
         QCOMPARE(QString::fromStdString(cptest::syncList(onPath)), pathSync);
     }
+}
+
+void TestHtaD731::lastStepFilterBySubstring()
+{
+    // d731cc2e drops the last step by every name containing "ProfilerStep"; f4d0062 only
+    // counts ProfilerStep#N names, and with one of them filters nothing (spec 1.7).
+    const std::string json = R"J({"traceEvents": [
+ {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100,"args":{}},
+ {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":10,"dur":40,"args":{}},
+ {"ph":"X","cat":"user_annotation","name":"ProfilerStep (warm-up)","pid":1,"tid":1,"ts":200,"dur":100,"args":{}},
+ {"ph":"X","cat":"cpu_op","name":"aten::add","pid":1,"tid":1,"ts":210,"dur":40,"args":{}}
+]})J";
+    Diagnostics diag;
+    auto t = cptest::loadInline(json, diag, "steps.json");
+    QVERIFY(t);
+    CriticalPathOptions o;
+    o.annotation = "";
+    QCOMPARE(analyzeCriticalPath(*t, o, diag).loadedRows, size_t(4));
+    o.htaVersion = HtaVersion::D731cc2e;
+    const CriticalPathResult r = analyzeCriticalPath(*t, o, diag);
+    QCOMPARE(r.loadedRows, size_t(2));
+    QVERIFY2(r.success, r.reason.c_str());
+    QCOMPARE(r.weightUs, 40.0);
 }
 
 void TestHtaD731::versionNames()
