@@ -206,7 +206,8 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
     size_t clamped = 0, tooNegative = 0, sameStream = 0;
     for (int32_t e = 0; e < g.edgeCount(); ++e) {
         const double w = g.edgeWeight[e];
-        if (w < -1 && (ctx.d731 || !clamp))
+        const bool fails = w < -1 && (ctx.d731 || !clamp);
+        if (fails)
             ++tooNegative;
         else if (clamp && w <= -1)
             ++clamped;

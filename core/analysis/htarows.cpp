@@ -234,7 +234,8 @@ int32_t RowTable::partner(uint32_t i) const
 
 void RowTable::filterLastProfilerStep(bool substring, Diagnostics &diag)
 {
-    // Only with two or more distinct ProfilerStep#N symbols (spec 1.7).
+    // Only with two or more distinct ProfilerStep#N symbols (spec 1.7); for
+    // d731cc2e any symbol containing "ProfilerStep".
     std::vector<uint8_t> isStep = substring ? stringsContaining("ProfilerStep") : std::vector<uint8_t>();
     if (!substring) {
         isStep.assign(m_nameRoles.size(), 0);

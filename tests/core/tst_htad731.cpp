@@ -226,6 +226,7 @@ private slots:
     void conformance_data();
     void conformance();
     void lastStepFilterBySubstring();
+    void eventZeroAndNegativeWeights();
     void versionNames();
 };
 
@@ -371,6 +372,31 @@ void TestHtaD731::lastStepFilterBySubstring()
     QCOMPARE(r.loadedRows, size_t(2));
     QVERIFY2(r.success, r.reason.c_str());
     QCOMPARE(r.weightUs, 40.0);
+}
+
+void TestHtaD731::eventZeroAndNegativeWeights()
+{
+    // Event 0 is never an op in d731cc2e ("ev_id > 0"); a child ending 5 µs after its
+    // parent gives a -5 µs edge, which f4d0062 counts as 0 and d731cc2e rejects (spec 8).
+    const std::string json = R"J({"traceEvents": [
+ {"ph":"X","cat":"cpu_op","name":"aten::zero","pid":1,"tid":1,"ts":0,"dur":4,"args":{}},
+ {"ph":"X","cat":"cpu_op","name":"aten::parent","pid":1,"tid":1,"ts":10,"dur":10,"args":{}},
+ {"ph":"X","cat":"cpu_op","name":"aten::child","pid":1,"tid":1,"ts":15,"dur":10,"args":{}}
+]})J";
+    Diagnostics diag;
+    auto t = cptest::loadInline(json, diag, "negative.json");
+    QVERIFY(t);
+    CriticalPathOptions o;
+    o.annotation = "";
+    const CriticalPathResult f4 = analyzeCriticalPath(*t, o, diag);
+    QVERIFY2(f4.success, f4.reason.c_str());
+    QCOMPARE(f4.graph.nodeCount(), 6);
+    o.htaVersion = HtaVersion::D731cc2e;
+    Diagnostics d731Diag;
+    const CriticalPathResult d731 = analyzeCriticalPath(*t, o, d731Diag);
+    QCOMPARE(d731.graph.nodeCount(), 4); // no nodes for event 0
+    QVERIFY(!d731.success);
+    QVERIFY2(d731.reason.find("below -1") != std::string::npos, d731.reason.c_str());
 }
 
 void TestHtaD731::versionNames()
