@@ -70,6 +70,7 @@ int writeCriticalPathOutputs(Analysis &a, const std::string &cpPath, const std::
     if (!overlayPath.empty()) {
         OverlayOptions opts;
         opts.allEvents = allEvents;
+        opts.htaVersion = a.request.cpa.htaVersion;
         if (writeOverlay(overlayPath, *a.device, *a.criticalPath, opts, a.diagnostics))
             outputs.push_back({"overlay", overlayPath, fileSize(overlayPath)});
         else

@@ -24,14 +24,21 @@ const std::vector<CliOption> &cliOptions()
         {"--device", "FILE", "Inputs", "Kineto device trace (torch.profiler Chrome trace JSON, .json or .json.gz)."},
         {"--rank", "N", "Inputs", "Rank of this pair; checked against the trace's distributedInfo."},
         {"--compat", "chakra", "Linking",
-         "Reproduce chakra_trace_link exactly, including its known bugs. Default: the same output schema with "
-         "the bugs fixed and fallbacks for traces without Record function ids."},
+         "Reproduce chakra_trace_link exactly, including its known bugs. Its sync_dep entries come from the "
+         "critical path of HTA d731cc2e, the HTA that Chakra pins (whatever --hta-version says). Default: the "
+         "same output schema with the bugs fixed, fallbacks for traces without Record function ids, and sync "
+         "dependencies from every cuda_sync event."},
         {"--annotation", "TEXT", "Critical path",
          "Window of the critical-path analysis: events whose name contains TEXT (default ProfilerStep). "
          "With no match, or with --annotation \"\", the whole trace is the window."},
         {"--instance", "N|A,B|all", "Critical path",
          "Which match of the annotation (default 0); A,B spans matches A to B; 'all' also computes one "
          "critical path per ProfilerStep and prints a per-step table."},
+        {"--hta-version", "f4d0062|d731cc2e", "Critical path",
+         "Which Holistic Trace Analysis the critical path (--critical-path, --overlay, the per-step table) "
+         "reproduces: f4d0062 (default), the current HTA, or d731cc2e (2024-06), the HTA that Chakra pins: "
+         "nodes created as its passes reach events, no CUDA-runtime-lock pass (cudaMemcpyAsync counts as 0), "
+         "no forward/backward thread merge, no 1.5 ms kernel-kernel limit, no data-loading bucket."},
         {"--zero-weight-launch-edges", nullptr, "Critical path",
          "Add HTA's zero-weight causal launch edges (CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1)."},
         {"--output", "FILE", "Outputs", "Write the linked Chakra execution trace (ET+ JSON)."},

@@ -101,6 +101,10 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
             return false;
         }
     }
+    if (args.has("--hta-version") && !parseHtaVersion(args.value("--hta-version"), req.cpa.htaVersion)) {
+        error = "--hta-version takes f4d0062 or d731cc2e (got '" + args.value("--hta-version") + "')";
+        return false;
+    }
     req.cpa.zeroWeightLaunchEdges = args.has("--zero-weight-launch-edges");
     out.openPair = args.has("--open-pair");
     out.screenshot = args.value("--screenshot");

@@ -24,7 +24,9 @@ void attributeEdge(CpGraph &g, int32_t e, int32_t srcParent)
 
 CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const RowOptions &rowOptions,
                        Diagnostics &diag)
-    : trace(t), options(o), rows(t, rowOptions, diag), tables(rows, diag)
+    : trace(t), options(o), d731(o.htaVersion == HtaVersion::D731cc2e),
+      launchRole(d731 ? uint16_t(RoleLaunchD731) : uint16_t(RoleLaunch)), rows(t, rowOptions, diag),
+      tables(rows, diag, launchRole)
 {
     computeQueueLengths();
     const StringTable &strings = trace.strings;
@@ -63,7 +65,7 @@ void CpaContext::computeQueueLengths()
             continue;
         if (rows.stream(i) != -1)
             gpuByCorr.emplace_back(events[i].correlation, i);
-        if ((rows.nameRoles(i) & RoleLaunch) && rows.indexCorr(i) > 0)
+        if ((rows.nameRoles(i) & launchRole) && rows.indexCorr(i) > 0)
             launchCorr.push_back(events[i].correlation);
     }
     std::sort(gpuByCorr.begin(), gpuByCorr.end());
@@ -78,7 +80,7 @@ void CpaContext::computeQueueLengths()
     };
     std::vector<Step> steps;
     for (uint32_t i = 0; i < n; ++i) {
-        if (!rows.isLoaded(i) || !(rows.nameRoles(i) & RoleLaunch) || rows.indexCorr(i) <= 0)
+        if (!rows.isLoaded(i) || !(rows.nameRoles(i) & launchRole) || rows.indexCorr(i) <= 0)
             continue;
         auto it = std::lower_bound(gpuByCorr.begin(), gpuByCorr.end(), std::make_pair(events[i].correlation, 0u));
         for (; it != gpuByCorr.end() && it->first == events[i].correlation; ++it)
@@ -170,6 +172,19 @@ void CpaContext::createNodes(const std::vector<uint32_t> &clipped, CpGraph &g)
     }
 }
 
+int32_t CpaContext::addEventNodes(uint32_t ev, CpGraph &g)
+{
+    const int32_t id = g.nodeCount();
+    for (int isEnd = 0; isEnd < 2; ++isEnd) {
+        g.nodeEvent.push_back(static_cast<int32_t>(ev));
+        g.nodeTime.push_back(rows.ts(ev) + (isEnd ? rows.dur(ev) : 0.0));
+        g.nodeIsStart.push_back(isEnd ? 0 : 1);
+    }
+    m_start[ev] = id;
+    m_end[ev] = id + 1;
+    return id;
+}
+
 void CpaContext::runtimeLockPass(CpGraph &g)
 {
     // Spec 2.5: calls holding the CUDA runtime lock serialise in order of completion.
@@ -202,8 +217,10 @@ void CpaContext::runtimeLockPass(CpGraph &g)
 BuildStats CpaContext::build(const std::vector<uint32_t> &clipped, CpGraph &g)
 {
     BuildStats stats;
-    createNodes(clipped, g);
-    runtimeLockPass(g);
+    if (!d731) { // d731cc2e creates nodes in the passes and has no lock pass
+        createNodes(clipped, g);
+        runtimeLockPass(g);
+    }
     callStackPass(clipped, g);
     gpuPass(clipped, g, stats);
     for (int32_t ev : g.nodeEvent) { // reset the per-event scratch for the next window

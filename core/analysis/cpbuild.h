@@ -32,6 +32,10 @@ public:
 
     const KinetoTrace &trace;
     const CriticalPathOptions &options;
+    // HTA d731cc2e (spec 8): nodes are created as the passes reach events, no
+    // runtime-lock pass, no fwd/bwd merge, no kernel-kernel threshold.
+    const bool d731;
+    const uint16_t launchRole; // RoleLaunch or RoleLaunchD731
     RowTable rows;
     SyncTables tables;
     std::vector<int32_t> queue;          // spec 2.7.1: queue length after each launch/activity row
@@ -49,6 +53,9 @@ public:
     // Node ids of an event, -1 when it has none (valid during build()).
     int32_t startNode(uint32_t ev) const { return m_start[ev]; }
     int32_t endNode(uint32_t ev) const { return m_end[ev]; }
+    // d731cc2e: appends the start and end node of `ev` (ids in creation order);
+    // returns the start node.
+    int32_t addEventNodes(uint32_t ev, CpGraph &graph);
 
 private:
     void computeQueueLengths();

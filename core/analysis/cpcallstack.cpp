@@ -51,18 +51,26 @@ void addDistinct(std::vector<IdKey> &set, const IdKey &k)
 // when it is pushed and exits the event actually popped, which is exactly HTA's
 // DFS over the tree it built. `starts` sorted by startLess, `ends` (of events with
 // dur > 0) ascending; an END at the time of a START comes first.
-void walkThread(const CpaContext &ctx, const std::vector<Start> &starts, const std::vector<double> &ends, CpGraph &g)
+void walkThread(CpaContext &ctx, const std::vector<Start> &starts, const std::vector<double> &ends, CpGraph &g)
 {
     const RowTable &rows = ctx.rows;
     int32_t last = -1, lastParent = -1, depth = 0;
     auto locked = [&](int32_t x, int32_t y) {
         // Both hold the CUDA runtime lock and are not (end, start): pass A did them.
-        return (rows.nameRoles(static_cast<uint32_t>(g.nodeEvent[x])) & RoleLock) &&
+        return !ctx.d731 && (rows.nameRoles(static_cast<uint32_t>(g.nodeEvent[x])) & RoleLock) &&
                (rows.nameRoles(static_cast<uint32_t>(g.nodeEvent[y])) & RoleLock) &&
                (g.nodeIsStart[x] || !g.nodeIsStart[y]);
     };
     auto onEnter = [&](uint32_t ev, int32_t parent) {
-        const int32_t s = ctx.startNode(ev);
+        int32_t s = ctx.startNode(ev);
+        if (ctx.d731) {
+            // d731cc2e gives nodes to ops and runtime calls when the walk enters them;
+            // its "ev_id > 0" test leaves event 0 out [BUG].
+            const uint8_t cat = rows.catRole(ev);
+            if (ev == 0 || (cat != CatCpuOp && cat != CatRuntime))
+                return;
+            s = ctx.addEventNodes(ev, g);
+        }
         if (s < 0 || ctx.endNode(ev) < 0)
             return;
         if (last >= 0 && !locked(last, s)) {
@@ -116,8 +124,8 @@ void walkThread(const CpaContext &ctx, const std::vector<Start> &starts, const s
 void CpaContext::callStackPass(const std::vector<uint32_t> &clipped, CpGraph &g)
 {
     const auto &events = trace.events;
-    // 1. Forward/backward merge (HTA PR #270): one "forward" thread and one
-    //    "autograd" thread, both non-zero and different -> walk them as one.
+    // 1. Forward/backward merge (HTA PR #270, not in d731cc2e): one "forward" thread
+    //    and one "autograd" thread, both non-zero and different -> walk them as one.
     std::vector<IdKey> fwd, bwd;
     for (uint32_t ev : clipped) {
         const uint8_t cat = rows.catRole(ev);
@@ -130,7 +138,7 @@ void CpaContext::callStackPass(const std::vector<uint32_t> &clipped, CpGraph &g)
             addDistinct(bwd, tidKey(events[ev]));
     }
     auto truthy = [](const IdKey &k) { return k.isString || k.value != 0; };
-    const bool merge = fwd.size() == 1 && bwd.size() == 1 && truthy(fwd[0]) && truthy(bwd[0]) && !(fwd[0] == bwd[0]);
+    const bool merge = !d731 && fwd.size() == 1 && bwd.size() == 1 && truthy(fwd[0]) && truthy(bwd[0]) && !(fwd[0] == bwd[0]);
 
     // 2. Group by (pid, tid); groups are walked in ascending key order.
     std::map<std::pair<IdKey, IdKey>, uint32_t> slotOf;

@@ -7,14 +7,20 @@ namespace syncscope::hta {
 
 namespace {
 
-constexpr double kKernelKernelThresholdUs = 1500; // HTA commit ce386f4
+constexpr double kKernelKernelThresholdUs = 1500; // HTA commit ce386f4 (after d731cc2e)
 
 class GraphVisitor : public SyncSweepVisitor
 {
 public:
-    GraphVisitor(const CpaContext &ctx, CpGraph &g, BuildStats &stats) : m_ctx(ctx), m_g(g), m_stats(stats) {}
+    GraphVisitor(CpaContext &ctx, CpGraph &g, BuildStats &stats) : m_ctx(ctx), m_g(g), m_stats(stats) {}
 
-    bool present(uint32_t ev) const override { return m_ctx.startNode(ev) >= 0 && m_ctx.endNode(ev) >= 0; }
+    // d731cc2e: every swept activity gets its nodes when reached, so a sync can
+    // only wait on an activity the sweep has already passed (spec 8).
+    bool present(uint32_t ev) const override
+    {
+        return m_ctx.d731 || (m_ctx.startNode(ev) >= 0 && m_ctx.endNode(ev) >= 0);
+    }
+    bool sourcePresent(uint32_t ev) const override { return m_ctx.startNode(ev) >= 0 && m_ctx.endNode(ev) >= 0; }
 
     void cpuSync(uint32_t src, uint32_t syncRow, SyncKind) override
     {
@@ -29,6 +35,8 @@ public:
     void activity(uint32_t g, int32_t prev, int32_t syncSrc, int32_t) override
     {
         const RowTable &rows = m_ctx.rows;
+        if (m_ctx.d731)
+            m_ctx.addEventNodes(g, m_g);
         const int32_t start = m_ctx.startNode(g), end = m_ctx.endNode(g);
         attributeEdge(m_g, m_g.addEdge(start, end, CpEdgeType::OperatorKernel, m_g.nodeTime[end] - m_g.nodeTime[start]),
                       -1);
@@ -60,7 +68,8 @@ public:
             } else {
                 ++m_stats.launchWithoutRuntimeNode; // HTA asserts here; we add nothing
             }
-        } else if (prevEnd >= 0 && m_g.nodeTime[start] - m_g.nodeTime[prevEnd] < kKernelKernelThresholdUs &&
+        } else if (prevEnd >= 0 &&
+                   (m_ctx.d731 || m_g.nodeTime[start] - m_g.nodeTime[prevEnd] < kKernelKernelThresholdUs) &&
                    (syncEnd < 0 || m_g.nodeTime[syncEnd] < m_g.nodeTime[prevEnd])) {
             // In-order execution on the stream: the gap after the previous activity.
             attributeEdge(m_g,
@@ -77,7 +86,7 @@ public:
     }
 
 private:
-    const CpaContext &m_ctx;
+    CpaContext &m_ctx;
     CpGraph &m_g;
     BuildStats &m_stats;
 };

@@ -155,7 +155,7 @@ int32_t CpGraph::findEdge(int32_t u, int32_t v) const
     return lookup(u, v, nullptr);
 }
 
-void CpGraph::finish()
+void CpGraph::finish(bool allNodes)
 {
     const int32_t n = nodeCount();
     const int32_t m = edgeCount();
@@ -174,12 +174,17 @@ void CpGraph::finish()
     buildCsr(edgeTo, inStart, inEdges);
 
     graphNodes.clear();
-    std::vector<uint8_t> seen(static_cast<size_t>(n), 0);
-    for (int32_t e = 0; e < m; ++e) {
-        for (int32_t x : {edgeFrom[e], edgeTo[e]}) {
-            if (!seen[x]) {
-                seen[x] = 1;
-                graphNodes.push_back(x);
+    if (allNodes) {
+        for (int32_t x = 0; x < n; ++x)
+            graphNodes.push_back(x);
+    } else {
+        std::vector<uint8_t> seen(static_cast<size_t>(n), 0);
+        for (int32_t e = 0; e < m; ++e) {
+            for (int32_t x : {edgeFrom[e], edgeTo[e]}) {
+                if (!seen[x]) {
+                    seen[x] = 1;
+                    graphNodes.push_back(x);
+                }
             }
         }
     }

@@ -47,11 +47,15 @@ public:
     int32_t findEdge(int32_t u, int32_t v) const;
 
     // Builds the adjacency and the graph-node order and frees the lookup table.
-    void finish();
+    // `allNodes`: every node is a graph node, in id order (HTA d731cc2e adds each
+    // node to networkx when it creates it); else only nodes used by an edge, in
+    // order of first use (HTA f4d0062).
+    void finish(bool allNodes = false);
     bool finished() const { return m_finished; }
 
     // --- after finish() ---
-    // Nodes that appear in an edge, in networkx insertion order (u before v of each first add).
+    // networkx's nodes in insertion order: those that appear in an edge (u before v
+    // of each first add), or all nodes (finish(true)).
     std::vector<int32_t> graphNodes;
     // Out/in edge ids per node, each list in edge insertion order (CSR).
     std::vector<int32_t> outStart, outEdges, inStart, inEdges;

@@ -32,13 +32,15 @@ const char *cpBoundName(CpBound b)
     return "";
 }
 
-std::string cpShortenName(std::string_view name)
+std::string cpShortenName(std::string_view name, HtaVersion version)
 {
-    // Memory activities keep their name; so do names without template/argument lists.
+    // Memory activities keep their name; so do names without template/argument lists
+    // (both rules came after d731cc2e).
     for (std::string_view p : {"Memcpy", "hipMemcpy", "Memset", "hipMemset", "dma"})
-        if (name.substr(0, p.size()) == p)
+        if (version != HtaVersion::D731cc2e && name.substr(0, p.size()) == p)
             return std::string(name);
-    if (name.find('<') == std::string_view::npos && name.find('(') == std::string_view::npos)
+    if (version != HtaVersion::D731cc2e && name.find('<') == std::string_view::npos &&
+        name.find('(') == std::string_view::npos)
         return std::string(name);
     // Drop "->", then every (nested) <...> and (...) group; keep the last space-separated token.
     std::string s;
@@ -70,8 +72,11 @@ namespace {
 
 using namespace hta;
 
-bool isCommKernel(std::string_view s)
+bool isCommKernel(std::string_view s, bool d731)
 {
+    // d731cc2e: only "ncclKernel" anywhere (so ncclDevKernel_* counts as compute).
+    if (d731)
+        return s.find("ncclKernel") != std::string_view::npos;
     // (^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*) with re.match [QUIRK: any hip* counts].
     return s.substr(0, 4) == "nccl" || s.substr(0, 3) == "hip" || s.substr(0, 4) == "hccl" ||
            s.find("ncclKernel") != std::string_view::npos;
@@ -83,7 +88,8 @@ public:
     BoundBy(const CpaContext &ctx, Diagnostics &diag) : m_ctx(ctx)
     {
         // data_load_events are regexes here (re.search) but literal strings for nodes [QUIRK].
-        for (const std::string &p : ctx.options.dataLoadEvents) {
+        // d731cc2e has no data_loading bucket.
+        for (const std::string &p : ctx.d731 ? std::vector<std::string>() : ctx.options.dataLoadEvents) {
             try {
                 m_patterns.emplace_back(p);
             } catch (const std::regex_error &) {
@@ -114,8 +120,10 @@ public:
         auto it = m_cache.find(key);
         if (it != m_cache.end())
             return it->second;
-        const std::string s = cpShortenName(m_ctx.trace.str(name));
-        CpBound b = cpu ? CpBound::CpuBound : isCommKernel(s) ? CpBound::GpuCommunication : CpBound::GpuCompute;
+        const std::string s = cpShortenName(m_ctx.trace.str(name), m_ctx.options.htaVersion);
+        CpBound b = cpu                          ? CpBound::CpuBound
+                    : isCommKernel(s, m_ctx.d731) ? CpBound::GpuCommunication
+                                                 : CpBound::GpuCompute;
         if (cpu) {
             for (const auto &re : m_patterns)
                 if (std::regex_search(s, re))
@@ -178,7 +186,7 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
     out.clippedRows = clipped.size();
     auto t0 = std::chrono::steady_clock::now();
     reportBuildStats(ctx.build(clipped, g), path, diag);
-    g.finish();
+    g.finish(ctx.d731);
     const auto t1 = std::chrono::steady_clock::now();
     out.timings.build = std::chrono::duration<double>(t1 - t0).count();
     struct SolveTimer { // records the solve time on every return path
@@ -193,14 +201,16 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
 
     // Validation (spec 2.9): weights <= -1 count as 0 for the path but keep their
     // stored value for the breakdown [QUIRK]; syncs within one stream are invalid.
-    const bool clamp = !ctx.options.strictNegativeWeights;
+    // d731cc2e clamps exactly -1 and fails on anything below (spec 8).
+    const bool clamp = ctx.d731 || !ctx.options.strictNegativeWeights;
     size_t clamped = 0, tooNegative = 0, sameStream = 0;
     for (int32_t e = 0; e < g.edgeCount(); ++e) {
         const double w = g.edgeWeight[e];
-        if (clamp && w <= -1)
-            ++clamped;
-        else if (w < -1)
+        const bool fails = w < -1 && (ctx.d731 || !clamp);
+        if (fails)
             ++tooNegative;
+        else if (clamp && w <= -1)
+            ++clamped;
         if (g.edgeType[e] == CpEdgeType::SyncDependency) {
             const int64_t a = ctx.rows.stream(static_cast<uint32_t>(g.nodeEvent[g.edgeFrom[e]]));
             const int64_t b = ctx.rows.stream(static_cast<uint32_t>(g.nodeEvent[g.edgeTo[e]]));
@@ -213,7 +223,9 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
                          " edges have a weight <= -1 µs (children ending after their parents); counted as 0",
                      path);
     if (tooNegative > 0)
-        return fail(out, diag, path, std::to_string(tooNegative) + " edges have a weight below -1 µs (strict check)");
+        return fail(out, diag, path,
+                    std::to_string(tooNegative) + " edges have a weight below -1 µs (" +
+                        (ctx.d731 ? "HTA d731cc2e fails on these" : "strict check") + ")");
     if (sameStream > 0)
         return fail(out, diag, path, std::to_string(sameStream) + " sync edges connect activities on the same stream");
     LongestPath lp = longestPath(g, clamp);

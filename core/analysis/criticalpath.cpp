@@ -36,6 +36,28 @@ double CriticalPathResult::percent(const std::string &boundBy) const
     return 0;
 }
 
+const char *htaVersionName(HtaVersion v)
+{
+    return v == HtaVersion::D731cc2e ? "d731cc2e" : "f4d0062";
+}
+
+bool parseHtaVersion(std::string_view text, HtaVersion &out)
+{
+    // The short hash or any longer prefix of the full commit id.
+    auto isPrefixOf = [&](std::string_view full, size_t shortLen) {
+        return text.size() >= shortLen && text.size() <= full.size() && full.substr(0, text.size()) == text;
+    };
+    if (isPrefixOf("f4d0062c382f42bd8a74838bcdad1916c7d5d2da", 7)) {
+        out = HtaVersion::F4d0062;
+        return true;
+    }
+    if (isPrefixOf("d731cc2e2249976c97129d409a83bd53d93051f6", 8)) {
+        out = HtaVersion::D731cc2e;
+        return true;
+    }
+    return false;
+}
+
 namespace {
 
 using namespace hta;
@@ -148,6 +170,7 @@ CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalP
     checkCudaSyncPresent(trace, diag);
     RowOptions rowOptions;
     rowOptions.nsRounding = options.nsRounding;
+    rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
     CpaContext ctx(trace, options, rowOptions, diag);
     out.timings.prepare = secondsSince(t0);
     out.loadedRows = ctx.rows.loadedRows();
@@ -173,6 +196,7 @@ std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const Critical
     checkCudaSyncPresent(trace, diag);
     RowOptions rowOptions;
     rowOptions.nsRounding = options.nsRounding;
+    rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
     rowOptions.dropLastProfilerStep = false; // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
     std::vector<uint32_t> annotations;

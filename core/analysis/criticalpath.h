@@ -11,12 +11,23 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace syncscope {
 
+// The HTA commit whose semantics the analysis follows (spec 8).
+enum class HtaVersion : uint8_t {
+    F4d0062,  // current HTA (default): runtime-lock pass, fwd/bwd merge, time-sorted nodes
+    D731cc2e, // the HTA that Chakra pins (2024-06): lazy nodes, no lock pass, no merge
+};
+const char *htaVersionName(HtaVersion v); // "f4d0062", "d731cc2e"
+// Parses "f4d0062" / "d731cc2e" (or a longer prefix of either full commit id).
+bool parseHtaVersion(std::string_view text, HtaVersion &out);
+
 struct CriticalPathOptions {
+    HtaVersion htaVersion = HtaVersion::F4d0062;
     std::string annotation = "ProfilerStep"; // substring of an event name; "" = whole trace
     int instanceFirst = 0, instanceLast = 0;  // HTA instance_id k -> (k,k); tuple (a,b) -> (a,b)
     bool zeroWeightLaunchEdges = false;       // CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1
@@ -131,6 +142,6 @@ std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const Critical
 std::string criticalPathDump(const KinetoTrace &trace, const CriticalPathResult &result);
 
 // HTA's bound_by bucket for a critical edge (spec 3.2) and its name shortening.
-std::string cpShortenName(std::string_view name);
+std::string cpShortenName(std::string_view name, HtaVersion version = HtaVersion::F4d0062);
 
 } // namespace syncscope

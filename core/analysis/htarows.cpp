@@ -15,6 +15,9 @@ constexpr std::string_view kLaunchNames[] = {
     "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream",
     "runFunction - job_prep_and_submit_for_execution",
 };
+// HTA d731cc2e knew only these (no cuLaunchKernelEx, HIP or MTIA names).
+constexpr std::string_view kLaunchNamesD731[] = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel",
+                                                 "cudaMemcpyAsync", "cudaMemsetAsync"};
 constexpr std::string_view kLockNames[] = {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync"};
 constexpr std::string_view kBlockingNames[] = {"cudaDeviceSynchronize", "cudaStreamSynchronize",
                                                "cudaEventQuery",        "cudaEventSynchronize",
@@ -39,6 +42,8 @@ uint16_t nameRolesOf(std::string_view s)
     uint16_t r = 0;
     if (oneOf(s, kLaunchNames))
         r |= RoleLaunch;
+    if (oneOf(s, kLaunchNamesD731))
+        r |= RoleLaunchD731;
     if (oneOf(s, kLockNames))
         r |= RoleLock;
     if (oneOf(s, kBlockingNames))
@@ -89,7 +94,7 @@ RowTable::RowTable(const KinetoTrace &trace, const RowOptions &options, Diagnost
     buildRows(options, diag);
     linkCorrelations();
     if (options.dropLastProfilerStep)
-        filterLastProfilerStep(diag);
+        filterLastProfilerStep(options.profilerStepSubstring, diag);
     m_loadedRows = 0;
     for (uint8_t f : m_flags)
         m_loadedRows += (f & FlagLoaded) ? 1 : 0;
@@ -227,12 +232,19 @@ int32_t RowTable::partner(uint32_t i) const
     return realZero ? 0 : -1;
 }
 
-void RowTable::filterLastProfilerStep(Diagnostics &diag)
+void RowTable::filterLastProfilerStep(bool substring, Diagnostics &diag)
 {
-    // Only with two or more distinct ProfilerStep#N symbols (spec 1.7).
+    // Only with two or more distinct ProfilerStep#N symbols (spec 1.7); for
+    // d731cc2e any symbol containing "ProfilerStep".
+    std::vector<uint8_t> isStep = substring ? stringsContaining("ProfilerStep") : std::vector<uint8_t>();
+    if (!substring) {
+        isStep.assign(m_nameRoles.size(), 0);
+        for (StrId id = 0; id < m_nameRoles.size(); ++id)
+            isStep[id] = (m_nameRoles[id] & RoleProfilerStep) ? 1 : 0;
+    }
     size_t stepSymbols = 0;
     for (StrId id = 0; id < m_symbol.size(); ++id)
-        stepSymbols += (m_symbol[id] && (m_nameRoles[id] & RoleProfilerStep)) ? 1 : 0;
+        stepSymbols += (m_symbol[id] && isStep[id]) ? 1 : 0;
     if (stepSymbols < 2)
         return;
     const auto &events = m_trace->events;
@@ -245,7 +257,7 @@ void RowTable::filterLastProfilerStep(Diagnostics &diag)
         if (!anyCpu || m_ts[i] < minCpuTs)
             minCpuTs = m_ts[i];
         anyCpu = true;
-        if (nameRoles(i) & RoleProfilerStep) {
+        if (isStep[events[i].name]) {
             if (!anyStep || m_ts[i] > lastStepTs)
                 lastStepTs = m_ts[i];
             anyStep = true;

@@ -28,6 +28,7 @@ enum NameRole : uint16_t {
     RoleProfilerStep = 1 << 9,    // ^ProfilerStep#\d+
     RoleForward = 1 << 10,        // contains "forward"
     RoleAutograd = 1 << 11,       // contains "autograd"
+    RoleLaunchD731 = 1 << 12,     // the launch names of HTA d731cc2e (a subset of RoleLaunch)
 };
 
 // The role of a category (a StrId).
@@ -44,6 +45,8 @@ enum CatRole : uint8_t {
 struct RowOptions {
     bool nsRounding = true;           // false = HTA_DISABLE_NS_ROUNDING=1
     bool dropLastProfilerStep = true; // HTA's load filter (spec 1.7)
+    // HTA d731cc2e's filter counts every name containing "ProfilerStep", not only ProfilerStep#N.
+    bool profilerStepSubstring = false;
 };
 
 // Rows of one trace as HTA loads them. Times are HTA's: rounded when the
@@ -93,7 +96,7 @@ private:
     void classifyStrings();
     void buildRows(const RowOptions &options, Diagnostics &diag);
     void linkCorrelations();
-    void filterLastProfilerStep(Diagnostics &diag);
+    void filterLastProfilerStep(bool substring, Diagnostics &diag);
 
     enum Flag : uint8_t { FlagParsed = 1, FlagLoaded = 2, FlagGpuSide = 4 };
     const KinetoTrace *m_trace;

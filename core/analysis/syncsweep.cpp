@@ -9,19 +9,19 @@
 
 namespace syncscope::hta {
 
-SyncTables::SyncTables(const RowTable &rows, Diagnostics &diag)
+SyncTables::SyncTables(const RowTable &rows, Diagnostics &diag, uint16_t launchRole)
 {
-    buildLaunches(rows);
+    buildLaunches(rows, launchRole);
     buildRecords(rows, diag);
     buildWaits(rows);
 }
 
-void SyncTables::buildLaunches(const RowTable &rows)
+void SyncTables::buildLaunches(const RowTable &rows, uint16_t launchRole)
 {
     const auto &events = rows.trace().events;
     const uint32_t n = static_cast<uint32_t>(rows.eventCount());
     for (uint32_t i = 0; i < n; ++i) {
-        if (!rows.isLoaded(i) || !(rows.nameRoles(i) & RoleLaunch) || rows.indexCorr(i) <= 0)
+        if (!rows.isLoaded(i) || !(rows.nameRoles(i) & launchRole) || rows.indexCorr(i) <= 0)
             continue;
         const uint32_t k = static_cast<uint32_t>(rows.indexCorr(i));
         // Matched to a GPU row on a stream that itself links back (spec 2.7.2).
@@ -223,7 +223,7 @@ SweepStats runSyncSweep(const RowTable &rows, const SyncTables &tables, std::vec
                         continue;
                     const uint32_t dest = static_cast<uint32_t>(rows.indexCorr(static_cast<uint32_t>(next)));
                     pending[dest] = {src, row};
-                } else if (visitor.present(src)) {
+                } else if (visitor.sourcePresent(src)) {
                     visitor.cpuSync(src, row, SyncKind::EventSync);
                 }
             } else if (roles & RoleStreamSync) {
@@ -245,7 +245,7 @@ SweepStats runSyncSweep(const RowTable &rows, const SyncTables &tables, std::vec
             continue;
         int32_t syncSrc = -1, syncRow = -1;
         if (auto it = pending.find(row); it != pending.end()) {
-            if (visitor.present(it->second.first)) {
+            if (visitor.sourcePresent(it->second.first)) {
                 syncSrc = static_cast<int32_t>(it->second.first);
                 syncRow = static_cast<int32_t>(it->second.second);
             }

@@ -27,7 +27,9 @@ struct Launch {
 class SyncTables
 {
 public:
-    SyncTables(const RowTable &rows, Diagnostics &diag);
+    // `launchRole`: the name role that marks launch calls (RoleLaunch, or RoleLaunchD731
+    // for HTA d731cc2e's shorter list).
+    SyncTables(const RowTable &rows, Diagnostics &diag, uint16_t launchRole = RoleLaunch);
 
     const std::vector<Launch> &launches() const { return m_launches; }
     // Runtime row of the launch preceding the record with this correlation; -1 when unknown.
@@ -40,7 +42,7 @@ public:
     const std::vector<std::pair<uint32_t, int32_t>> &waits() const { return m_waits; }
 
 private:
-    void buildLaunches(const RowTable &rows);
+    void buildLaunches(const RowTable &rows, uint16_t launchRole);
     void buildRecords(const RowTable &rows, Diagnostics &diag);
     void buildWaits(const RowTable &rows);
 
@@ -57,6 +59,9 @@ public:
     virtual ~SyncSweepVisitor() = default;
     // Whether an activity takes part (has graph nodes / is loaded).
     virtual bool present(uint32_t event) const = 0;
+    // Whether the source of a sync (an activity) can be waited on now. HTA d731cc2e
+    // only links sources its sweep has already visited.
+    virtual bool sourcePresent(uint32_t event) const { return present(event); }
     // An ordinary GPU activity `g` in sweep order. prev: the last activity processed
     // on its stream (-1 none); syncSrc/syncRow: a pending GPU->GPU dependency whose
     // source is present (-1 none), with its Stream Wait Event row.

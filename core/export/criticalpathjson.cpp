@@ -127,7 +127,8 @@ void writeDocument(Out &o, const CriticalPathJsonInput &in)
         o << "[" << opt.instanceFirst << ", " << opt.instanceLast << "]";
     o << ",\n  \"success\": ";
     o.boolean(r.success) << ",\n  \"reason\": ";
-    o.str(r.reason) << ",\n  \"options\": {\"zero_weight_launch_edges\": ";
+    o.str(r.reason) << ",\n  \"options\": {\"hta_version\": ";
+    o.str(htaVersionName(opt.htaVersion)) << ", \"zero_weight_launch_edges\": ";
     o.boolean(opt.zeroWeightLaunchEdges) << ", \"ns_rounding\": ";
     o.boolean(opt.nsRounding) << ", \"data_load_events\": [";
     for (size_t k = 0; k < opt.dataLoadEvents.size(); ++k) {

@@ -2,7 +2,7 @@
 // CP.json: the critical-path result as a small, deterministic JSON document
 // (the same input gives byte-identical output). Layout, top level in this order:
 //   tool, version, input, annotation, instance (k or [a, b]), success, reason,
-//   options {zero_weight_launch_edges, ns_rounding, data_load_events},
+//   options {hta_version, zero_weight_launch_edges, ns_rounding, data_load_events},
 //   window {whole_trace, annotation_found, instance_count, start_us, end_us (null = open)},
 //   rows {loaded, clipped},
 //   graph {node_list, nodes, edges, edges_by_type {OPERATOR_KERNEL, DEPENDENCY,

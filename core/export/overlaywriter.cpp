@@ -113,6 +113,7 @@ int64_t flowTs(const KinetoEvent &e, bool isStart)
 std::vector<std::string> buildFlows(const KinetoTrace &trace, const CriticalPathResult &r, const OverlayOptions &o)
 {
     const CpGraph &g = r.graph;
+    const bool d731 = o.htaVersion == HtaVersion::D731cc2e;
     std::vector<uint8_t> onPath(static_cast<size_t>(g.edgeCount()), 0);
     for (int32_t e : r.pathEdges)
         onPath[e] = 1;
@@ -124,9 +125,10 @@ std::vector<std::string> buildFlows(const KinetoTrace &trace, const CriticalPath
                 chosen.push_back(e);
         }
     } else {
-        for (int32_t e : r.pathEdges) {
+        for (int32_t e : r.pathEdges) { // d731cc2e: all of them (the type filter came with HTA PR #249)
             const CpEdgeType t = g.edgeType[e];
-            if (t == CpEdgeType::Dependency || t == CpEdgeType::KernelLaunchDelay || t == CpEdgeType::SyncDependency)
+            if (d731 || t == CpEdgeType::Dependency || t == CpEdgeType::KernelLaunchDelay ||
+                t == CpEdgeType::SyncDependency)
                 chosen.push_back(e);
         }
     }
@@ -134,10 +136,12 @@ std::vector<std::string> buildFlows(const KinetoTrace &trace, const CriticalPath
     flows.reserve(chosen.size() * 2);
     int64_t id = 0;
     for (int32_t e : chosen) {
-        const std::string args = std::string(",\"cat\":\"critical_path\",\"name\":\"critical_path\",\"args\":{\"weight\":") +
+        // Before HTA PR #262 the type string was the flow's cat and args had no type.
+        const std::string type = cpEdgeTypeValue(g.edgeType[e]);
+        const std::string args = ",\"cat\":\"" + (d731 ? type : std::string("critical_path")) +
+                                 "\",\"name\":\"critical_path\",\"args\":{\"weight\":" +
                                  std::to_string(static_cast<int64_t>(g.edgeWeight[e])) + ",\"critical\":" +
-                                 (onPath[e] ? "true" : "false") + ",\"type\":\"" + cpEdgeTypeValue(g.edgeType[e]) +
-                                 "\"}";
+                                 (onPath[e] ? "true" : "false") + (d731 ? "}" : ",\"type\":\"" + type + "\"}");
         for (int side = 0; side < 2; ++side) {
             const int32_t node = side == 0 ? g.edgeFrom[e] : g.edgeTo[e];
             const KinetoEvent &ev = trace.events[static_cast<size_t>(g.nodeEvent[node])];

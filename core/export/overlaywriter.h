@@ -24,6 +24,9 @@ struct OverlayOptions {
     bool showAllEdges = false;
     // With showAllEdges, also draw 0-weight launch edges (CRITICAL_PATH_SHOW_ZERO_WEIGHT_LAUNCH_EDGE).
     bool showZeroWeightLaunchEdges = false;
+    // HTA d731cc2e's flows (spec 8): every critical edge is drawn by default, the
+    // flow's cat is the edge type string and args has no "type".
+    HtaVersion htaVersion = HtaVersion::F4d0062;
 };
 
 struct OverlayStats {

@@ -134,6 +134,7 @@ std::string buildReportJson(const ReportContext &ctx)
     if (a.criticalPath) {
         const CriticalPathResult &cp = *a.criticalPath;
         ojson c;
+        c["hta_version"] = htaVersionName(a.request.cpa.htaVersion);
         c["annotation"] = a.request.cpa.annotation;
         c["instance"] = a.request.allSteps ? ojson("all")
                         : a.request.cpa.instanceFirst == a.request.cpa.instanceLast
@@ -285,8 +286,11 @@ std::string formatSummary(const ReportContext &ctx)
             const std::string window = cp.window.wholeTrace ? std::string("whole trace")
                                                             : "\"" + a.request.cpa.annotation + "\" instance " +
                                                                   std::to_string(cp.window.instanceFirst);
-            std::snprintf(line, sizeof line, "  critical path  %.1f us over %zu nodes / %zu events (%s)\n", cp.weightUs,
-                          cp.pathNodes.size(), cp.criticalEvents.size(), window.c_str());
+            const std::string hta = a.request.cpa.htaVersion == HtaVersion::F4d0062
+                                        ? std::string()
+                                        : std::string(", HTA ") + htaVersionName(a.request.cpa.htaVersion);
+            std::snprintf(line, sizeof line, "  critical path  %.1f us over %zu nodes / %zu events (%s%s)\n",
+                          cp.weightUs, cp.pathNodes.size(), cp.criticalEvents.size(), window.c_str(), hta.c_str());
             s += line;
             std::string split;
             for (const auto &row : cp.summary) {

@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: MIT
 // Chakra mode's sync edges (trace_link_spec 3.3): HTA's critical path over the
-// first ProfilerStep, keeping only the SYNC_DEPENDENCY edges on the path.
+// first ProfilerStep, keeping only the SYNC_DEPENDENCY edges on the path. Chakra
+// pins HTA d731cc2e, so the path follows that version's rules (spec 8).
 #include "analysis.h"
 
 #include "analysis/criticalpath.h"
 
 namespace syncscope {
 
+CriticalPathOptions chakraCriticalPathOptions()
+{
+    CriticalPathOptions o; // HTA's defaults as Chakra calls it: "ProfilerStep", instance 0
+    o.htaVersion = HtaVersion::D731cc2e;
+    return o;
+}
+
 bool isChakraCriticalPathRequest(const CriticalPathOptions &o)
 {
-    const CriticalPathOptions chakra;
-    return o.annotation == chakra.annotation && o.instanceFirst == 0 && o.instanceLast == 0 &&
+    const CriticalPathOptions chakra = chakraCriticalPathOptions();
+    return o.htaVersion == chakra.htaVersion && o.annotation == chakra.annotation && o.instanceFirst == 0 && o.instanceLast == 0 &&
            o.zeroWeightLaunchEdges == chakra.zeroWeightLaunchEdges && o.nsRounding == chakra.nsRounding &&
            o.strictNegativeWeights == chakra.strictNegativeWeights && o.dataLoadEvents.empty();
 }
@@ -33,12 +41,11 @@ std::vector<SyncEdgeRef> chakraSyncEdges(const KinetoTrace &trace, Diagnostics &
                           trace.path);
         return {};
     }
-    // HTA's defaults as Chakra calls it: "ProfilerStep", instance 0. Reuse the
-    // session's result when it was computed with exactly these options.
+    // Reuse the session's result when it was computed with exactly Chakra's options.
     CriticalPathResult own;
     if (!computed) {
         Diagnostics cpaDiag;
-        own = analyzeCriticalPath(trace, CriticalPathOptions{}, cpaDiag);
+        own = analyzeCriticalPath(trace, chakraCriticalPathOptions(), cpaDiag);
     }
     const CriticalPathResult &cp = computed ? *computed : own;
     if (!cp.success) {

@@ -65,6 +65,7 @@ private slots:
     void neverOverwritesAnInput();
     void outputIsAtomic();
     void deviceOnlyCriticalPath();
+    void htaVersionOption();
     void samplePair();
     void wrongPairIsFlagged();
 };
@@ -88,6 +89,8 @@ void TestBatch::usageErrors_data()
     QTest::newRow("bad compat") << QStringList{"--batch", "--device", fixture(kDevice.toUtf8()), "--compat", "nope"};
     QTest::newRow("bad rank") << QStringList{"--batch", "--device", fixture(kDevice.toUtf8()), "--rank", "x"};
     QTest::newRow("bad instance") << QStringList{"--batch", "--device", fixture(kDevice.toUtf8()), "--instance", "-3"};
+    QTest::newRow("bad hta version") << QStringList{"--batch", "--device", fixture(kDevice.toUtf8()), "--hta-version",
+                                                    "0.2"};
     QTest::newRow("output without host") << QStringList{"--batch", "--device", fixture(kDevice.toUtf8()), "--output",
                                                         "x.json"};
 }
@@ -183,6 +186,7 @@ void TestBatch::reportHasTheKeys()
     QCOMPARE(j["inputs"]["pid"].get<int>(), 4242);
     QCOMPARE(j["inputs"]["rank"].get<int>(), 0);
     QVERIFY(j["diagnostics"].is_array());
+    QCOMPARE(j["critical_path"]["hta_version"].get<std::string>(), std::string("f4d0062"));
     QCOMPARE(j["exit_code"].get<int>(), 0);
 }
 
@@ -266,6 +270,23 @@ void TestBatch::deviceOnlyCriticalPath()
     QVERIFY2(r.err.contains("critical path  2411.0 us"), qPrintable(r.err));
     const auto j = nlohmann::json::parse(testutil::readText(cp));
     QCOMPARE(j["critical_path"]["weight_us"].get<double>(), 2411.0);
+    QCOMPARE(j["options"]["hta_version"].get<std::string>(), std::string("f4d0062"));
+}
+
+void TestBatch::htaVersionOption()
+{
+    // critical_path_spec 8: 2401 µs with HTA d731cc2e, 2411 µs with f4d0062 (the default, above).
+    const std::string cp = testutil::tempDir() + "/cp_d731.json";
+    const Run r = syncscope({"--batch", "--device", fixture("device/hta_cuda_event_sync.kineto.json.gz"),
+                             "--hta-version", "d731cc2e", "--critical-path", QString::fromStdString(cp)});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("critical path  2401.0 us") && r.err.contains("HTA d731cc2e)"), qPrintable(r.err));
+    const auto j = nlohmann::json::parse(testutil::readText(cp));
+    QCOMPARE(j["critical_path"]["weight_us"].get<double>(), 2401.0);
+    QCOMPARE(j["critical_path"]["nodes"].get<int>(), 40);
+    QCOMPARE(j["options"]["hta_version"].get<std::string>(), std::string("d731cc2e"));
+    const Run help = syncscope({"--help"});
+    QVERIFY(help.out.contains("--hta-version") && help.out.contains("d731cc2e"));
 }
 
 void TestBatch::samplePair()

@@ -66,12 +66,16 @@ void TestCliRequest::options()
     QCOMPARE(cli.request.cpa.instanceFirst, 1);
     QCOMPARE(cli.request.cpa.instanceLast, 2);
     QVERIFY(cli.request.mode == LinkMode::Chakra);
+    QVERIFY(cli.request.cpa.htaVersion == HtaVersion::F4d0062); // --compat chakra leaves the default
     QCOMPARE(*cli.request.rank, int64_t(3));
     QVERIFY(!cli.openPair);
     QVERIFY(buildCliRequest(parseCli({"--open-pair"}), nullptr, cli, error));
     QVERIFY(cli.openPair);
     QVERIFY(buildCliRequest(parseCli({"x.json", "--instance", "all"}), nullptr, cli, error));
     QVERIFY(cli.request.allSteps);
+    CliRequest d731;
+    QVERIFY(buildCliRequest(parseCli({"x.json", "--hta-version", "d731cc2e"}), nullptr, d731, error));
+    QVERIFY(d731.request.cpa.htaVersion == HtaVersion::D731cc2e);
 }
 
 void TestCliRequest::usageErrors_data()
@@ -83,6 +87,7 @@ void TestCliRequest::usageErrors_data()
     QTest::newRow("screenshot without input") << QStringList{"--screenshot", "x.png"} << "--screenshot needs";
     QTest::newRow("bad instance") << QStringList{"a", "--instance", "x"} << "--instance";
     QTest::newRow("bad rank") << QStringList{"a", "--rank", "-1"} << "--rank";
+    QTest::newRow("bad hta version") << QStringList{"a", "--hta-version", "head"} << "--hta-version takes";
 }
 
 void TestCliRequest::usageErrors()

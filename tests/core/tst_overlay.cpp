@@ -99,6 +99,7 @@ private slots:
     void miniTraceFlows();
     void compressionByName();
     void deterministic();
+    void d731Flows();
     void refusesToOverwriteInput();
     void markEventCritical_data();
     void markEventCritical();
@@ -285,6 +286,36 @@ void TestOverlay::markEventCritical()
     QFETCH(QString, in);
     QFETCH(QString, out);
     QCOMPARE(QString::fromStdString(syncscope::markEventCritical(in.toStdString())), out);
+}
+
+void TestOverlay::d731Flows()
+{
+    // HTA d731cc2e (spec 8): every critical edge becomes a flow, its cat is the edge type
+    // string and args has no "type".
+    CriticalPathOptions o;
+    o.htaVersion = HtaVersion::D731cc2e;
+    const Run run = analyse(testutil::fixture("device/hta_cuda_event_sync.kineto.json.gz"), o);
+    QVERIFY(run.trace && run.result.success);
+    OverlayOptions oo;
+    oo.htaVersion = HtaVersion::D731cc2e;
+    const json ours = writeAndRead(run, oo, "d731.json");
+    QVERIFY(ours.is_object());
+    std::map<std::string, int> starts;
+    for (const json &e : ours["traceEvents"]) {
+        if (e.value("ph", "") != "s" && e.value("ph", "") != "f")
+            continue;
+        if (e.value("name", "") != "critical_path")
+            continue;
+        QVERIFY(e["args"].value("critical", false));
+        QVERIFY(!e["args"].contains("type"));
+        if (e["ph"] == "s")
+            ++starts[e["cat"].get<std::string>()];
+    }
+    std::map<std::string, int> expected;
+    for (int32_t e : run.result.pathEdges)
+        ++expected[cpEdgeTypeValue(run.result.graph.edgeType[e])];
+    QCOMPARE(starts, expected);
+    QCOMPARE(criticalX(ours["traceEvents"]), int(run.result.criticalEvents.size()));
 }
 
 QTEST_GUILESS_MAIN(TestOverlay)
