@@ -2,12 +2,14 @@
 #include "hostparser.h"
 
 #include "io/bytesource.h"
+#include "json/jsonscan.h"
 #include "json/minify.h"
 #include "json/numbers.h"
 
 #include <simdjson.h>
 
 #include <cstring>
+#include <new>
 #include <unordered_set>
 
 namespace syncscope {
@@ -90,7 +92,12 @@ struct HostNodeSink::Impl {
     bool sawFlat = false;
     bool sawNested = false;
 
-    Impl(HostTrace &t, Diagnostics &d) : trace(t), diag(d) {}
+    Impl(HostTrace &t, Diagnostics &d) : trace(t), diag(d)
+    {
+        // Batches are "[node,...]": one level more than a node's own nesting.
+        if (parser.allocate(1 << 16, kMaxJsonDepth + 1) != simdjson::SUCCESS)
+            throw std::bad_alloc();
+    }
 
     void readAttrs(dom::array attrs, HostNode &node)
     {
@@ -206,13 +213,24 @@ void HostNodeSink::addBatch(const ElementBatch &batch)
             ++i;
         }
     } catch (const simdjson::simdjson_error &e) {
-        throw invalidJsonEntry(trace.path, "node", trace.nodes.size(), batch, i, e.what());
+        const std::string tooDeep = "objects and arrays nest deeper than " + std::to_string(kMaxJsonDepth) +
+                                    " levels (the limit)";
+        throw invalidJsonEntry(trace.path, "node", trace.nodes.size(), batch, i,
+                               e.error() == simdjson::DEPTH_ERROR ? tooDeep.c_str() : e.what());
     }
 }
 
 void HostNodeSink::addTopLevel(const std::string &key, std::string_view raw)
 {
     auto &trace = d->trace;
+    if (jsonNestingDepth(raw) > kMaxJsonDepth) {
+        // Outputs copy and re-format these values: refuse what no walk may follow.
+        d->diag.error("json.too_deep",
+                      trace.path + ": the top-level \"" + key + "\" value nests objects and arrays deeper than " +
+                          std::to_string(kMaxJsonDepth) + " levels (the limit)",
+                      trace.path);
+        return;
+    }
     trace.topLevel.emplace_back(key, std::string(raw));
     if (key != "schema" && key != "pid")
         return;
