@@ -2,14 +2,13 @@
 // The code that copies, re-indents and re-renders JSON values into outputs:
 // json.dump(indent=4) re-formatting (--compat chakra ET+), Python str()
 // rendering (.et IOInfo strings), member/element scanning (ET+ nodes, Chakra
-// fields), the overlay's "critical" marker and minification.
+// fields) and the overlay's "critical" marker.
 // Oracle: whatever strict JSON (nlohmann accepts) within the nesting limit is
 // re-formatted successfully, and the result parses again.
 #include "fuzzinput.h"
 
 #include "export/overlaywriter.h"
 #include "json/jsonscan.h"
-#include "json/minify.h"
 #include "json/pyjson.h"
 #include "json/pystr.h"
 
@@ -60,9 +59,5 @@ extern "C" int SYNCSCOPE_FUZZ_ENTRY(const uint8_t *data, size_t size)
         if (!nlohmann::json::accept(marked))
             fail("markEventCritical wrote invalid JSON");
     }
-
-    TextArena arena;
-    uint32_t length = 0;
-    (void)appendMinified(arena, in.data(), in.size(), length);
     return 0;
 }
