@@ -78,6 +78,19 @@ run "200 MB pair -> .et" "$(size "$WORK/p200.et.json" "$WORK/p200.kineto.json")"
     "$SYNC" --batch --host "$WORK/p200.et.json" --device "$WORK/p200.kineto.json" --chakra-et "$WORK/p200.et"
 echo
 
+echo "== Hostile input (issue 11, item 4: was 2.7 s / 1.6 GB): 6,000 launches + 6,000 kernels, one correlation id"
+f="$WORK/shared_corr.kineto.json"
+awk 'BEGIN {
+    printf "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1000000,\"args\":{}}"
+    for (i = 0; i < 6000; i++)
+        printf ",{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":5,\"args\":{\"correlation\":7}}", 10 + 10 * i
+    for (i = 0; i < 6000; i++)
+        printf ",{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":5,\"args\":{\"correlation\":7,\"stream\":7}}", 20 + 10 * i
+    print "]}" }' > "$f"
+run "critical path, 12,000 rows on one correlation" "$(size "$f")" 12001 \
+    "$SYNC" --batch --device "$f" --critical-path "$WORK/cp_shared.json"
+echo
+
 if [ -x "$BUILD/bench/syncscope-uibench" ]; then
     echo "== Timeline (issue 4)"
     QT_QPA_PLATFORM=offscreen "$BUILD/bench/syncscope-uibench" "$WORK"

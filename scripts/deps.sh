@@ -1,10 +1,13 @@
 #!/bin/sh
 # Installs the Debian 12 packages Syncscope needs to build and test, only when
 # something is missing (idempotent). Run as root, or with sudo available.
+# clang and libclang-rt-dev (clang 14: libFuzzer and its sanitizer runtimes)
+# build the fuzzers of scripts/fuzz.sh.
 set -eu
 PACKAGES="cmake ninja-build g++ pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 \
 nlohmann-json3-dev libsimdjson-dev libprotobuf-dev protobuf-compiler zlib1g-dev xvfb \
-desktop-file-utils appstream dpkg-dev file shared-mime-info"
+desktop-file-utils appstream dpkg-dev file shared-mime-info \
+clang libclang-rt-dev"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

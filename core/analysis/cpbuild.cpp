@@ -28,7 +28,7 @@ CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const
       launchRole(d731 ? uint16_t(RoleLaunchD731) : uint16_t(RoleLaunch)), rows(t, rowOptions, diag),
       tables(rows, diag, launchRole)
 {
-    computeQueueLengths();
+    computeQueueLengths(diag);
     const StringTable &strings = trace.strings;
     dataLoadName.assign(strings.size(), 0);
     for (const std::string &s : options.dataLoadEvents) {
@@ -51,53 +51,104 @@ CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const
     m_end.assign(n, -1);
 }
 
-void CpaContext::computeQueueLengths()
+void CpaContext::computeQueueLengths(Diagnostics &diag)
 {
     // Spec 2.7.1 over all loaded rows: +1 at each launch call (on its GPU row's
-    // stream), -1 at each GPU row of a launch; a running sum per stream.
+    // stream), -1 at each GPU row of a launch; a running sum per stream. HTA
+    // joins launches and GPU rows on correlation, so L launches and G GPU rows
+    // sharing one id make L x G +1 steps. Here one step per (launch, stream)
+    // carries the count of that stream's GPU rows (same sums), and a
+    // correlation whose launches x streams still exceeds kMaxFanout over more
+    // than kFewStreams streams keeps only its last launch, with a warning: at
+    // most ~32 steps per row whatever the input.
+    constexpr size_t kMaxFanout = 4096;
+    constexpr size_t kFewStreams = 8;
     const auto &events = trace.events;
     const uint32_t n = static_cast<uint32_t>(rows.eventCount());
     queue.assign(n, kNoQueue);
-    std::vector<std::pair<int64_t, uint32_t>> gpuByCorr; // GPU rows (stream != -1) by correlation
-    std::vector<int64_t> launchCorr;
+    struct StreamCount {
+        int64_t corr;
+        int64_t stream;
+        int32_t count;
+    };
+    std::vector<std::pair<int64_t, int64_t>> gpuCorrStream; // GPU rows (stream != -1): (correlation, stream)
+    std::vector<std::pair<int64_t, uint32_t>> launches;     // (correlation, row)
     for (uint32_t i = 0; i < n; ++i) {
         if (!rows.isLoaded(i))
             continue;
         if (rows.stream(i) != -1)
-            gpuByCorr.emplace_back(events[i].correlation, i);
+            gpuCorrStream.emplace_back(events[i].correlation, rows.stream(i));
         if ((rows.nameRoles(i) & launchRole) && rows.indexCorr(i) > 0)
-            launchCorr.push_back(events[i].correlation);
+            launches.emplace_back(events[i].correlation, i);
     }
-    std::sort(gpuByCorr.begin(), gpuByCorr.end());
-    std::sort(launchCorr.begin(), launchCorr.end());
-    launchCorr.erase(std::unique(launchCorr.begin(), launchCorr.end()), launchCorr.end());
+    std::sort(gpuCorrStream.begin(), gpuCorrStream.end());
+    std::sort(launches.begin(), launches.end());
+    std::vector<StreamCount> streamCounts;
+    for (const auto &[corr, stream] : gpuCorrStream) {
+        if (!streamCounts.empty() && streamCounts.back().corr == corr && streamCounts.back().stream == stream)
+            ++streamCounts.back().count;
+        else
+            streamCounts.push_back({corr, stream, 1});
+    }
 
     struct Step {
         double ts;
-        int delta;
+        bool launch;
         uint32_t row;
         int64_t stream;
+        int32_t delta;
     };
     std::vector<Step> steps;
+    size_t launchesLeftOut = 0, sharedIds = 0;
+    for (size_t a = 0; a < launches.size();) {
+        const int64_t corr = launches[a].first;
+        size_t b = a;
+        while (b < launches.size() && launches[b].first == corr)
+            ++b;
+        const auto lo = std::lower_bound(streamCounts.begin(), streamCounts.end(), corr,
+                                         [](const StreamCount &s, int64_t c) { return s.corr < c; });
+        auto hi = lo;
+        while (hi != streamCounts.end() && hi->corr == corr)
+            ++hi;
+        const size_t streams = static_cast<size_t>(hi - lo);
+        if (b - a > 1 && streams > kFewStreams && (b - a) * streams > kMaxFanout) {
+            launchesLeftOut += b - a - 1;
+            ++sharedIds;
+            a = b - 1;
+        }
+        for (; a < b; ++a)
+            for (auto s = lo; s != hi; ++s)
+                steps.push_back({rows.ts(launches[a].second), true, launches[a].second, s->stream, s->count});
+    }
+    if (launchesLeftOut > 0)
+        diag.warning("cpa.shared_correlation",
+                     trace.path + ": " + std::to_string(sharedIds) +
+                         " correlation ids are shared by many launches and GPU activities; the GPU queue lengths "
+                         "count only the last launch of each (" +
+                         std::to_string(launchesLeftOut) + " launches left out; HTA pairs every launch with every "
+                                                           "activity, which grows with the square of their number)",
+                     trace.path);
     for (uint32_t i = 0; i < n; ++i) {
-        if (!rows.isLoaded(i) || !(rows.nameRoles(i) & launchRole) || rows.indexCorr(i) <= 0)
+        if (!rows.isLoaded(i) || rows.stream(i) == -1)
             continue;
-        auto it = std::lower_bound(gpuByCorr.begin(), gpuByCorr.end(), std::make_pair(events[i].correlation, 0u));
-        for (; it != gpuByCorr.end() && it->first == events[i].correlation; ++it)
-            steps.push_back({rows.ts(i), +1, i, rows.stream(it->second)});
+        const int64_t corr = events[i].correlation;
+        const bool launched = std::binary_search(launches.begin(), launches.end(), std::make_pair(corr, 0u),
+                                                 [](const auto &x, const auto &y) { return x.first < y.first; });
+        if (launched)
+            steps.push_back({rows.ts(i), false, i, rows.stream(i), -1});
     }
-    for (const auto &[corr, g] : gpuByCorr) {
-        if (std::binary_search(launchCorr.begin(), launchCorr.end(), corr))
-            steps.push_back({rows.ts(g), -1, g, rows.stream(g)});
-    }
-    // Ties: launches before activities, then by index (HTA's sort is unstable; spec 2.7.1).
+    // Ties: launches before activities, then by index (HTA's sort is unstable; spec 2.7.1),
+    // then by stream (a launch's last step gives its queue value).
     std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
         if (a.ts != b.ts)
             return a.ts < b.ts;
-        if (a.delta != b.delta)
-            return a.delta > b.delta;
-        return a.row < b.row;
+        if (a.launch != b.launch)
+            return a.launch;
+        if (a.row != b.row)
+            return a.row < b.row;
+        return a.stream < b.stream;
     });
+    queueSteps = steps.size();
     std::vector<int64_t> streams;
     for (const Step &s : steps)
         streams.push_back(s.stream);

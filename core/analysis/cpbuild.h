@@ -42,6 +42,7 @@ public:
     std::vector<uint8_t> dataLoadName;   // per StrId: name contains a data_load_events string
     std::vector<uint32_t> cpuRowsByTs;   // loaded rows with stream -1, by (ts, index)
     std::vector<uint32_t> streamWaitRows; // every loaded "Stream Wait Event" row
+    size_t queueSteps = 0;               // +/- steps of the queue-length sweep: O(rows), see computeQueueLengths
 
     // Rows kept for the window [start, end] (spec 2.2 step 3), ascending index.
     std::vector<uint32_t> clip(double start, double end) const;
@@ -58,7 +59,7 @@ public:
     int32_t addEventNodes(uint32_t ev, CpGraph &graph);
 
 private:
-    void computeQueueLengths();
+    void computeQueueLengths(Diagnostics &diag);
     void createNodes(const std::vector<uint32_t> &clipped, CpGraph &graph);
     void runtimeLockPass(CpGraph &graph);
     void callStackPass(const std::vector<uint32_t> &clipped, CpGraph &graph);

@@ -3,6 +3,7 @@
 
 #include "pyjson.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace syncscope {
@@ -26,6 +27,25 @@ size_t stringEnd(std::string_view t, size_t i) // i at the opening quote; return
 }
 
 } // namespace
+
+size_t jsonNestingDepth(std::string_view t)
+{
+    size_t depth = 0, deepest = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const char ch = t[i];
+        if (ch == '"') {
+            i = stringEnd(t, i);
+            if (i == std::string_view::npos)
+                break;
+            --i;
+        } else if (ch == '{' || ch == '[') {
+            deepest = std::max(deepest, ++depth);
+        } else if ((ch == '}' || ch == ']') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
 
 size_t jsonValueLength(std::string_view t)
 {

@@ -10,6 +10,17 @@
 
 namespace syncscope {
 
+// The deepest nesting of objects and arrays Syncscope reads, copies or
+// re-formats. Python's json module (which the reference tools use) handles
+// about 990 levels; real traces use fewer than 10. The bound keeps every walk
+// shallow and json.dump(indent=4) re-formatting linear in the input (its
+// indentation costs up to ~4 bytes per level per line).
+constexpr size_t kMaxJsonDepth = 512;
+
+// Deepest nesting of objects and arrays in `text` (0 for a scalar), counting
+// brackets outside strings; iterative, any input.
+size_t jsonNestingDepth(std::string_view text);
+
 // Length of the JSON value that starts at text[0] (leading whitespace not
 // allowed); npos when it does not end inside `text`.
 size_t jsonValueLength(std::string_view text);

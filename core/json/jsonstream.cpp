@@ -2,6 +2,7 @@
 #include "jsonstream.h"
 
 #include "io/bytesource.h"
+#include "jsonscan.h"
 
 #include <simdjson.h>
 
@@ -298,9 +299,19 @@ private:
     {
         simdjson::padded_string copy(m_buf.data() + m_begin, len);
         simdjson::dom::element ignored;
+        if (!m_validatorReady) {
+            if (m_validator.allocate(1 << 16, kMaxJsonDepth + 1) != simdjson::SUCCESS)
+                throw std::bad_alloc();
+            m_validatorReady = true;
+        }
         const auto error = m_validator.parse(copy).get(ignored);
         if (error == simdjson::MEMALLOC)
             throw std::bad_alloc();
+        if (error == simdjson::DEPTH_ERROR)
+            throw InputError("json.too_deep",
+                             m_path + ": " + what + " nests objects and arrays deeper than " +
+                                 std::to_string(kMaxJsonDepth) + " levels (the limit)",
+                             static_cast<int64_t>(m_base + m_begin));
         if (error != simdjson::SUCCESS)
             invalid(std::string(what) + " is not valid JSON (" + simdjson::error_message(error) + ")");
     }
@@ -417,6 +428,7 @@ private:
     size_t m_batchCount = 0;
     JsonStreamStats m_stats;
     simdjson::dom::parser m_validator;
+    bool m_validatorReady = false;
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "pyjson.h"
 
+#include "jsonscan.h"
 #include "numbers.h"
 
 #include <charconv>
@@ -281,12 +282,16 @@ private:
 
     bool container(int level, char close, bool isObject)
     {
+        // Bounded recursion: one frame per level, at most kMaxJsonDepth.
+        if (++m_depth > kMaxJsonDepth)
+            return false;
         ++m_pos;
         skipWs();
         if (m_pos < m_in.size() && m_in[m_pos] == close) {
             ++m_pos;
             m_out.push_back(isObject ? '{' : '[');
             m_out.push_back(close);
+            --m_depth;
             return true;
         }
         m_out.push_back(isObject ? '{' : '[');
@@ -320,6 +325,7 @@ private:
         }
         appendNewlineIndent(m_out, m_indent, level);
         m_out.push_back(close);
+        --m_depth;
         return true;
     }
 
@@ -381,6 +387,7 @@ private:
     std::string_view m_in;
     int m_indent;
     size_t m_pos = 0;
+    size_t m_depth = 0;
 };
 
 } // namespace

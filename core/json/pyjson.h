@@ -27,7 +27,8 @@ void appendPyJsonString(std::string &out, std::string_view utf8);
 
 // Re-formats `json` (any valid JSON value, e.g. minified text) as json.dump would
 // with the given indent width, the value starting at nesting `level`.
-// Returns false (and appends nothing useful) when the text is not valid JSON.
+// Returns false (and appends nothing useful) when the text is not valid JSON or
+// nests deeper than kMaxJsonDepth (json/jsonscan.h).
 bool appendPyJson(std::string &out, std::string_view json, int indent, int level);
 
 // Appends "\n" + indent*level spaces.

@@ -10,6 +10,54 @@ bool isProfilerStepName(std::string_view name)
     return name.find("ProfilerStep") != std::string_view::npos;
 }
 
+ParentCycles findParentCycles(const HostTrace &host)
+{
+    const auto &nodes = host.nodes;
+    const auto n = static_cast<uint32_t>(nodes.size());
+    std::unordered_map<int64_t, uint32_t> indexOfId;
+    indexOfId.reserve(n * 2);
+    for (uint32_t i = 0; i < n; ++i)
+        indexOfId[nodes[i].id] = i;
+    auto parentOf = [&](uint32_t i) -> int64_t {
+        const HostNode &node = nodes[i];
+        if (node.id == 1 || !node.has(HostNode::HasParent))
+            return -1;
+        auto it = indexOfId.find(node.parent);
+        return it == indexOfId.end() ? -1 : static_cast<int64_t>(it->second);
+    };
+    // Each node has at most one parent: follow the chain from every unvisited
+    // node; meeting a node of the current walk closes a cycle. O(n), iterative.
+    ParentCycles result;
+    std::vector<uint32_t> walk(n, 0); // 0: unvisited, else the walk that reached it
+    std::vector<uint32_t> path;
+    for (uint32_t start = 0; start < n; ++start) {
+        if (walk[start] != 0)
+            continue;
+        const uint32_t stamp = start + 1;
+        path.clear();
+        int64_t at = start;
+        while (at >= 0 && walk[static_cast<size_t>(at)] == 0) {
+            walk[static_cast<size_t>(at)] = stamp;
+            path.push_back(static_cast<uint32_t>(at));
+            at = parentOf(static_cast<uint32_t>(at));
+        }
+        if (at < 0 || walk[static_cast<size_t>(at)] != stamp)
+            continue; // reached a root or an earlier walk
+        const auto from = std::find(path.begin(), path.end(), static_cast<uint32_t>(at));
+        result.nodesOnCycles += static_cast<size_t>(path.end() - from);
+        if (result.firstCycle.empty()) {
+            std::vector<uint32_t> cycle(from, path.end());
+            std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end(), [&](uint32_t a, uint32_t b) {
+                            return nodes[a].id < nodes[b].id;
+                        }),
+                        cycle.end());
+            for (uint32_t i : cycle)
+                result.firstCycle.push_back(nodes[i].id);
+        }
+    }
+    return result;
+}
+
 HostGraph buildHostGraph(const HostTrace &host)
 {
     HostGraph g;

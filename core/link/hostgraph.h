@@ -21,6 +21,16 @@ struct HostGraph {
 
 HostGraph buildHostGraph(const HostTrace &host);
 
+// Nodes whose parent links (ctrl_deps, or "parent" in schema 1.0.1) form a
+// cycle, a node being its own parent included; the root (id 1) naming itself
+// is the ET convention, not a cycle. Such nodes hang under no thread, so the
+// exporters could not place them.
+struct ParentCycles {
+    size_t nodesOnCycles = 0;
+    std::vector<int64_t> firstCycle; // ids of one cycle, in parent order, starting at its smallest id
+};
+ParentCycles findParentCycles(const HostTrace &host);
+
 bool isProfilerStepName(std::string_view name);
 
 } // namespace syncscope

@@ -2,6 +2,7 @@
 #include "hostparser.h"
 
 #include "io/bytesource.h"
+#include "json/jsonscan.h"
 #include "json/minify.h"
 #include "json/numbers.h"
 
@@ -95,7 +96,12 @@ struct HostNodeSink::Impl {
     bool sawNested = false;
     size_t entries = 0; // "nodes" elements seen so far (skipped ones included)
 
-    Impl(HostTrace &t, Diagnostics &d) : trace(t), diag(d) {}
+    Impl(HostTrace &t, Diagnostics &d) : trace(t), diag(d)
+    {
+        // Batches are "[node,...]": one level more than a node's own nesting.
+        if (parser.allocate(1 << 16, kMaxJsonDepth + 1) != simdjson::SUCCESS)
+            throw std::bad_alloc();
+    }
 
     void readAttrs(dom::array attrs, HostNode &node)
     {
@@ -231,13 +237,24 @@ void HostNodeSink::addBatch(const ElementBatch &batch)
     } catch (const simdjson::simdjson_error &e) {
         if (e.error() == simdjson::MEMALLOC)
             throw std::bad_alloc();
-        throw invalidJsonEntry(trace.path, "node", firstEntry, batch, e.what());
+        const std::string tooDeep = "objects and arrays nest deeper than " + std::to_string(kMaxJsonDepth) +
+                                    " levels (the limit)";
+        throw invalidJsonEntry(trace.path, "node", firstEntry, batch,
+                               e.error() == simdjson::DEPTH_ERROR ? tooDeep.c_str() : e.what());
     }
 }
 
 void HostNodeSink::addTopLevel(const std::string &key, std::string_view raw)
 {
     auto &trace = d->trace;
+    if (jsonNestingDepth(raw) > kMaxJsonDepth) {
+        // Outputs copy and re-format these values: refuse what no walk may follow.
+        d->diag.error("json.too_deep",
+                      trace.path + ": the top-level \"" + key + "\" value nests objects and arrays deeper than " +
+                          std::to_string(kMaxJsonDepth) + " levels (the limit)",
+                      trace.path);
+        return;
+    }
     // A repeated key keeps its first position and takes the last value, as a
     // Python dict built by json.load does (the loader warns about it).
     auto same = std::find_if(trace.topLevel.begin(), trace.topLevel.end(),

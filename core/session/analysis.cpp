@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "analysis.h"
 
+#include "link/hostgraph.h"
 #include "parse/traceloader.h"
 
 #include <chrono>
@@ -44,6 +45,26 @@ void checkPair(Analysis &a)
                          std::to_string(a.host->pid) + " but " + device.path + " has pid " +
                          std::to_string(a.devicePid),
                      a.host->path);
+}
+
+// A host ET whose parent ids loop has no tree to link or export: the .et
+// converter would drop every node on and under the loop. Rejected, never
+// repaired silently (issue 11, item 14).
+bool hostIsTree(const HostTrace &host, Diagnostics &diag)
+{
+    const ParentCycles cycles = findParentCycles(host);
+    if (cycles.nodesOnCycles == 0)
+        return true;
+    std::string ids;
+    for (size_t k = 0; k < cycles.firstCycle.size() && k < 6; ++k)
+        ids += std::to_string(cycles.firstCycle[k]) + " -> ";
+    ids += cycles.firstCycle.size() > 6 ? "..." : std::to_string(cycles.firstCycle.front());
+    diag.error("host.parent_cycle",
+               host.path + ": the parent ids of " + std::to_string(cycles.nodesOnCycles) +
+                   " nodes form a cycle (node " + ids +
+                   "); the nodes of an execution trace must form a tree under the root",
+               host.path);
+    return false;
 }
 
 // Coverage is reported loudly: nothing linked, or little of what could be.
@@ -141,6 +162,8 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     if (hostSide && hostSide->host)
         a->host = hostSide->host;
     a->inputsOk = kindsOk && deviceSide->complete && a->device && (!hostSide || (hostSide->complete && a->host));
+    if (a->inputsOk && a->host)
+        a->inputsOk = hostIsTree(*a->host, diag);
     if (!a->inputsOk)
         return a;
     checkPair(*a);

@@ -18,6 +18,7 @@ private slots:
     void reformat_data();
     void reformat();
     void members();
+    void nestingLimit();
 };
 
 void TestPyJson::floatRepr_data()
@@ -99,6 +100,35 @@ void TestPyJson::members()
     QCOMPARE(QString::fromStdString(std::string(m[1].value)), QStringLiteral("\"x,}\""));
     QCOMPARE(QString::fromStdString(std::string(m[2].value)), QStringLiteral("[1,{\"b\":2}]"));
     QVERIFY(jsonObjectMembers("[1]").empty());
+}
+
+// Re-formatting recursed once per level with no bound: 90,000 nested arrays
+// overflowed the stack (issue 11, item 2). Up to kMaxJsonDepth levels are
+// re-formatted, deeper values are refused, at any depth.
+void TestPyJson::nestingLimit()
+{
+    auto nested = [](size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+    QCOMPARE(jsonNestingDepth("1"), size_t(0));
+    QCOMPARE(jsonNestingDepth(R"({"a":["[[[",{}]})"), size_t(3));
+    QCOMPARE(jsonNestingDepth(nested(kMaxJsonDepth + 1)), kMaxJsonDepth + 1);
+
+    std::string out;
+    QVERIFY(appendPyJson(out, nested(kMaxJsonDepth), 4, 1));
+    QVERIFY(out.size() > 2 * kMaxJsonDepth);
+    out.clear();
+    QVERIFY(!appendPyJson(out, nested(kMaxJsonDepth + 1), 4, 1));
+    out.clear();
+    QVERIFY(!appendPyJson(out, nested(200000), 4, 1));
+    // Siblings do not add up: the limit is on depth, not on the number of containers.
+    std::string wide = "[";
+    for (int i = 0; i < 2000; ++i) {
+        if (i)
+            wide += ',';
+        wide += nested(10);
+    }
+    wide += "]";
+    out.clear();
+    QVERIFY(appendPyJson(out, wide, 4, 1));
 }
 
 QTEST_GUILESS_MAIN(TestPyJson)
