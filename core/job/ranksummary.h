@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace syncscope {
@@ -25,6 +26,7 @@ struct RankCollective {
     std::string processGroup;   // args "Process Group Name" / ET pg_name, "" when unknown
     std::string groupRanks;     // args "Process Group Ranks" as written (e.g. "[0, 1, 2, 3]"), "" when unknown
     int64_t seq = -1;           // args "Seq"/"seq" when present
+    int64_t peer = -1;          // send: args "Dst Rank", recv: "Src Rank" (global ranks), -1 unknown
     int64_t stream = -1;
     int64_t device = -1;
     int64_t startNs = 0, endNs = 0; // kernel start / end, own clock
@@ -58,6 +60,7 @@ struct RankCpEdge {
     double weightUs = 0;        // HTA weight
     uint8_t type = 0;           // CpEdgeType as integer
     uint8_t bound = 0;          // CpBound as integer (attribution), 0 none
+    int32_t op = -1;            // the attributed op (index into RankCpGraph::ops), -1 none
 };
 struct RankCpGraph {
     bool valid = false;
