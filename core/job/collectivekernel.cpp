@@ -27,7 +27,7 @@ std::string_view stripVoid(std::string_view s)
 bool isCollectiveKernel(std::string_view kernelName)
 {
     const std::string_view s = stripVoid(kernelName);
-    for (std::string_view prefix : {"ncclKernel", "ncclDevKernel", "rcclKernel", "rcclDevKernel", "rccl_", "ncclGeneric"})
+    for (std::string_view prefix : {"ncclKernel", "ncclDevKernel", "ncclGeneric", "rccl"})
         if (s.substr(0, prefix.size()) == prefix)
             return true;
     return false;

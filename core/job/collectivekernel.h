@@ -8,8 +8,8 @@
 
 namespace syncscope {
 
-// ncclKernel_* (NCCL < 2.19), ncclDevKernel_* (NCCL >= 2.19), RCCL's
-// rcclKernel*/rccl_* and "void ncclKernel..." spellings.
+// ncclKernel_* (NCCL < 2.19), ncclDevKernel_* (NCCL >= 2.19), RCCL's rccl*
+// names (RCCL also uses the nccl* ones), with or without a leading "void ".
 bool isCollectiveKernel(std::string_view kernelName);
 
 // "allreduce", "allgather", "reducescatter", "broadcast", "reduce", "sendrecv",

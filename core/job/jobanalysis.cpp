@@ -5,6 +5,7 @@
 #include "jobinternal.h"
 
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace syncscope {
@@ -71,24 +72,28 @@ MatchedCollective describe(const Instance &in, const std::vector<RankSummary> &r
     std::vector<Participation> parts = in.parts;
     std::sort(parts.begin(), parts.end(),
               [&](const Participation &a, const Participation &b) { return ranks[a.rank].rank < ranks[b.rank].rank; });
-    double last = 0, first = 0;
+    // Aligned integer nanoseconds, so waits stay exact at epoch timestamps.
+    auto aligned = [&](int64_t ns, uint32_t i) { return ns + static_cast<int64_t>(std::llround(offsetNs[i])); };
+    int64_t last = 0, first = 0;
+    std::vector<int64_t> arrivals;
     for (const Participation &p : parts) {
         const RankCollective &c = ranks[p.rank].collectives[p.collective];
         const int64_t r = ranks[p.rank].rank;
-        const double arrival = (double(c.startNs) + offsetNs[p.rank]) / 1000.0;
+        const int64_t arrival = aligned(c.startNs, p.rank);
         m.ranks.push_back(r);
         m.index.push_back(p.collective);
-        m.arrivalUs[r] = arrival;
-        m.endUs[r] = (double(c.endNs) + offsetNs[p.rank]) / 1000.0;
+        m.arrivalUs[r] = double(arrival) / 1000.0;
+        m.endUs[r] = double(aligned(c.endNs, p.rank)) / 1000.0;
         if (m.lastArrivalRank < 0 || arrival > last) {
             last = arrival;
             m.lastArrivalRank = r;
         }
-        first = m.ranks.size() == 1 ? arrival : std::min(first, arrival);
+        first = arrivals.empty() ? arrival : std::min(first, arrival);
+        arrivals.push_back(arrival);
     }
-    for (const auto &[r, arrival] : m.arrivalUs)
-        m.waitUs[r] = std::max(0.0, last - arrival);
-    m.spreadUs = last - first;
+    for (size_t k = 0; k < m.ranks.size(); ++k)
+        m.waitUs[m.ranks[k]] = double(last - arrivals[k]) / 1000.0;
+    m.spreadUs = double(last - first) / 1000.0;
     return m;
 }
 

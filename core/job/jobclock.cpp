@@ -33,7 +33,8 @@ ClockFit alignClocks(const std::vector<RankSummary> &ranks, const std::vector<In
     for (uint32_t k = 0; k < instances.size(); ++k)
         for (const Participation &p : instances[k].parts)
             instancesOf[p.rank].push_back(k);
-    auto endNs = [&](const Participation &p) { return double(ranks[p.rank].collectives[p.collective].endNs); };
+    // Epoch nanoseconds do not fit a double exactly: differences are taken in integers first.
+    auto endNs = [&](const Participation &p) { return ranks[p.rank].collectives[p.collective].endNs; };
 
     // Breadth-first over the participation graph: each round uses the instances
     // touching the ranks aligned in the previous round, once each.
@@ -47,15 +48,17 @@ ClockFit alignClocks(const std::vector<RankSummary> &ranks, const std::vector<In
                 if (used[k])
                     continue;
                 used[k] = 1;
-                // The instance's end on the reference clock, from its aligned participants.
+                // The instance's end on the reference clock, from its aligned participants,
+                // relative to a pivot end so the arithmetic stays exact.
+                const int64_t pivot = endNs(instances[k].parts.front());
                 std::vector<double> refEnds;
                 for (const Participation &p : instances[k].parts)
                     if (fit.aligned[p.rank])
-                        refEnds.push_back(endNs(p) + fit.offsetNs[p.rank]);
+                        refEnds.push_back(double(endNs(p) - pivot) + fit.offsetNs[p.rank]);
                 const double refEnd = median(std::move(refEnds));
                 for (const Participation &p : instances[k].parts)
                     if (!fit.aligned[p.rank])
-                        estimates[p.rank].push_back(refEnd - endNs(p));
+                        estimates[p.rank].push_back(refEnd + double(pivot - endNs(p)));
             }
         }
         std::vector<uint32_t> next;

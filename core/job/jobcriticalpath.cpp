@@ -5,6 +5,8 @@
 #include "jobinternal.h"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <unordered_map>
 
 namespace syncscope::job {
@@ -28,6 +30,14 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
 {
     JobCriticalPath out;
     const size_t n = ranks.size();
+    // Times relative to the job's earliest aligned instant (exact in doubles, unlike epoch ns).
+    auto offset = [&](uint32_t i) { return static_cast<int64_t>(std::llround(offsetNs[i])); };
+    int64_t origin = INT64_MAX;
+    for (uint32_t i = 0; i < n; ++i)
+        if (use[i] && ranks[i].criticalPath.valid)
+            for (const RankCpNode &node : ranks[i].criticalPath.nodes)
+                origin = std::min(origin, node.timeNs + offset(i));
+    auto relUs = [&](int64_t ns, uint32_t i) { return double(ns + offset(i) - origin) / 1000.0; };
     std::vector<int32_t> base(n, -1);
     std::vector<uint32_t> nodeRank;
     std::vector<double> nodeUs;
@@ -43,7 +53,7 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
         ++withGraph;
         base[i] = static_cast<int32_t>(nodeUs.size());
         for (const RankCpNode &node : g.nodes) {
-            nodeUs.push_back((double(node.timeNs) + offsetNs[i]) / 1000.0);
+            nodeUs.push_back(relUs(node.timeNs, i));
             nodeRank.push_back(i);
         }
     }
@@ -110,12 +120,13 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
         ++joined;
         const size_t lastPos = static_cast<size_t>(
             std::find(c.ranks.begin(), c.ranks.end(), c.lastArrivalRank) - c.ranks.begin());
-        const double lastArrival = c.arrivalUs.at(c.lastArrivalRank);
+        const uint32_t last = summaryOf.at(c.lastArrivalRank);
+        const double lastArrival = relUs(ranks[last].collectives[c.index[lastPos]].startNs, last);
         for (size_t p = 0; p < c.ranks.size(); ++p) {
             if (p == lastPos)
                 continue;
-            const double work = std::max(0.0, c.endUs.at(c.ranks[p]) - lastArrival);
             const uint32_t i = summaryOf.at(c.ranks[p]);
+            const double work = std::max(0.0, relUs(ranks[i].collectives[c.index[p]].endNs, i) - lastArrival);
             if (kn[p]->edge >= 0)
                 edges[kn[p]->edge].weight = work;
             edges.push_back({kn[lastPos]->start, kn[p]->end, work, kJobCollectiveEdge,
@@ -198,14 +209,14 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
         const int64_t rank = ranks[e.rank].rank;
         const RankCpOp &op = ranks[e.rank].criticalPath.ops[e.op];
         const std::string bound = cpBoundName(static_cast<CpBound>(b));
+        const double startUs = double(op.startNs + offset(e.rank)) / 1000.0;
         if (!out.path.empty() && out.path.back().rank == rank && out.path.back().op == op.name &&
-            out.path.back().startUs == (double(op.startNs) + offsetNs[e.rank]) / 1000.0) {
+            out.path.back().startUs == startUs) {
             if (out.path.back().boundBy.empty())
                 out.path.back().boundBy = bound;
             continue;
         }
-        out.path.push_back({rank, op.name, (double(op.startNs) + offsetNs[e.rank]) / 1000.0, double(op.durNs) / 1000.0,
-                            bound});
+        out.path.push_back({rank, op.name, startUs, double(op.durNs) / 1000.0, bound});
     }
     for (int b = 0; b < kCpBoundCount; ++b)
         if (present[b])

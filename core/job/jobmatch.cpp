@@ -141,12 +141,14 @@ std::vector<Instance> matchCollectives(const std::vector<RankSummary> &ranks, co
         }
     }
 
+    const size_t usable = static_cast<size_t>(std::count(use.begin(), use.end(), uint8_t(1)));
     std::vector<Instance> matched;
     matched.reserve(instances.size());
     size_t unmatched = 0, incomplete = 0;
     for (Instance &in : instances) {
+        // Without process-group args, order matching assumes the whole job takes part.
         if (in.expected == 0)
-            in.expected = ranksPerGroup[in.population];
+            in.expected = in.matchedBy == std::string("kernel_order") ? usable : ranksPerGroup[in.population];
         if (in.parts.size() < 2) {
             ++unmatched;
             continue;
