@@ -72,6 +72,12 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
 
     // The per-rank edges; remember each collective kernel's start/end node and its own edge.
     std::vector<Edge> edges;
+    size_t edgeCount = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        edgeCount += base[i] >= 0 ? ranks[i].criticalPath.edges.size() : 0;
+    for (const MatchedCollective &c : collectives)
+        edgeCount += c.ranks.size();
+    edges.reserve(edgeCount);
     struct KernelNodes {
         int32_t start = -1, end = -1, edge = -1, op = -1;
     };

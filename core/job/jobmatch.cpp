@@ -4,7 +4,6 @@
 #include "jobinternal.h"
 
 #include <algorithm>
-#include <charconv>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -13,26 +12,6 @@ namespace syncscope::job {
 namespace {
 
 constexpr char kSep = '\x1f';
-
-// "[0, 1, 2]" -> its number of ranks; 0 when it does not parse.
-size_t groupSize(std::string_view text)
-{
-    size_t n = 0;
-    const char *p = text.data(), *end = p + text.size();
-    while (p < end) {
-        if ((*p >= '0' && *p <= '9') || *p == '-') {
-            int64_t v = 0;
-            auto [q, ec] = std::from_chars(p, end, v);
-            if (ec != std::errc())
-                return 0;
-            ++n;
-            p = q;
-        } else {
-            ++p;
-        }
-    }
-    return n;
-}
 
 std::string collectiveLabel(const RankCollective &c)
 {
@@ -116,7 +95,7 @@ std::vector<Instance> matchCollectives(const std::vector<RankSummary> &ranks, co
                 in.matchedBy = matchedBy;
                 // Expected participants: the group's ranks when written; else every rank using the group.
                 in.population = population;
-                in.expected = isPointToPoint(c.collectiveName) && c.peer >= 0 ? 2 : groupSize(c.groupRanks);
+                in.expected = isPointToPoint(c.collectiveName) && c.peer >= 0 ? 2 : size_t(std::max<int64_t>(0, c.groupSize));
                 instances.push_back(std::move(in));
             }
             Instance &in = instances[it->second];

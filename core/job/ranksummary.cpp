@@ -22,6 +22,19 @@ const KinetoCommArgs *commArgsOf(const KinetoTrace &trace, uint32_t event)
     return it != trace.commArgs.end() && it->event == event ? &*it : nullptr;
 }
 
+// "[0, 1, 2]" -> 3: the integers in the text.
+int64_t countGroupRanks(std::string_view text)
+{
+    int64_t n = 0;
+    bool inNumber = false;
+    for (char ch : text) {
+        const bool digit = ch >= '0' && ch <= '9';
+        n += digit && !inNumber ? 1 : 0;
+        inNumber = digit;
+    }
+    return n;
+}
+
 std::vector<RankStep> profilerSteps(const KinetoTrace &trace)
 {
     constexpr std::string_view prefix = "ProfilerStep#";
@@ -72,7 +85,10 @@ std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vec
         c.collectiveName = named ? std::string(trace.str(args->collectiveName)) : collectiveFromKernel(name);
         c.processGroup = std::string(trace.str(e.pgName));
         if (args) {
-            c.groupRanks = std::string(trace.str(args->groupRanks));
+            const std::string_view ranks = trace.str(args->groupRanks);
+            c.groupSize = ranks.empty() ? -1 : countGroupRanks(ranks);
+            if (ranks.size() <= kMaxGroupRanksText)
+                c.groupRanks = std::string(ranks);
             c.seq = args->seq;
             c.peer = args->peer;
         }

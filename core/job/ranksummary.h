@@ -19,12 +19,18 @@ namespace syncscope {
 
 struct Analysis;
 
+// Longer "Process Group Ranks" texts are not kept (every rank would carry the
+// whole world's list on every collective: quadratic in the job size).
+constexpr size_t kMaxGroupRanksText = 256;
+
 // One collective (or send/recv) GPU kernel as seen on one rank.
 struct RankCollective {
     std::string kernelName;     // e.g. ncclDevKernel_AllReduce_Sum_f32_RING_LL, ncclKernel_SendRecv_...
     std::string collectiveName; // args "Collective name" or derived from the kernel name ("allreduce", "sendrecv", ...)
     std::string processGroup;   // args "Process Group Name" / ET pg_name, "" when unknown
     std::string groupRanks;     // args "Process Group Ranks" as written (e.g. "[0, 1, 2, 3]"), "" when unknown
+                                // or longer than kMaxGroupRanksText (a 10k-rank world group; groupSize stays)
+    int64_t groupSize = -1;     // number of ranks in "Process Group Ranks", -1 unknown
     int64_t seq = -1;           // args "Seq"/"seq" when present
     int64_t peer = -1;          // send: args "Dst Rank", recv: "Src Rank" (global ranks), -1 unknown
     int64_t stream = -1;

@@ -168,7 +168,7 @@ std::string serializeRankSummary(const RankSummary &s)
         w.str(c.collectiveName);
         w.str(c.processGroup);
         w.str(c.groupRanks);
-        for (int64_t v : {c.seq, c.peer, c.stream, c.device, c.startNs, c.endNs})
+        for (int64_t v : {c.groupSize, c.seq, c.peer, c.stream, c.device, c.startNs, c.endNs})
             w.num(v);
         w.num(c.step);
         w.num(c.event);
@@ -250,13 +250,13 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             st.startNs = r.num<int64_t>();
             st.endNs = r.num<int64_t>();
         }
-        s.collectives.resize(r.count(16 + 48 + 8, "collectives"));
+        s.collectives.resize(r.count(16 + 56 + 8, "collectives"));
         for (RankCollective &c : s.collectives) {
             c.kernelName = r.str();
             c.collectiveName = r.str();
             c.processGroup = r.str();
             c.groupRanks = r.str();
-            for (int64_t *v : {&c.seq, &c.peer, &c.stream, &c.device, &c.startNs, &c.endNs})
+            for (int64_t *v : {&c.groupSize, &c.seq, &c.peer, &c.stream, &c.device, &c.startNs, &c.endNs})
                 *v = r.num<int64_t>();
             c.step = r.num<int32_t>();
             if (c.step < -1 || c.step >= static_cast<int32_t>(s.steps.size()))

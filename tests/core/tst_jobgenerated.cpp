@@ -67,6 +67,7 @@ void TestJobGenerated::summaryOfARank()
         QCOMPARE(c.collectiveName, std::string("allreduce"));
         QCOMPARE(c.processGroup, std::string("0"));
         QCOMPARE(c.groupRanks, std::string("[0, 1, 2, 3, 4, 5, 6, 7]"));
+        QCOMPARE(c.groupSize, int64_t(8));
         QCOMPARE(c.seq, int64_t(k));
         QCOMPARE(c.step, int32_t(k / 2));
         QVERIFY(c.endNs > c.startNs);
@@ -216,6 +217,7 @@ void TestJobGenerated::manySmallRanks()
     o.straggler = 41;
     const JobAnalysis job = analyzeJob(generate(o, false), {});
     QCOMPARE(job.collectives.size(), size_t(1));
+    QVERIFY(job.collectives[0].complete);
     QCOMPARE(job.stragglers.front(), int64_t(41));
     for (int r = 0; r < 64; ++r)
         QVERIFY(std::abs(jobtest::stats(job, r).clockOffsetUs + tracegen::jobClockOffsetUs(o, r)) < 1.0);
