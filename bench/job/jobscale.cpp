@@ -46,6 +46,7 @@ int main(int argc, char **argv)
 {
     std::string work = "/tmp/syncscope-jobscale";
     std::vector<int> sizes;
+    std::vector<std::string> devices; // --devices: analyse these traces and print the job JSON
     int layers = 1, steps = 1, repeat = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -57,12 +58,39 @@ int main(int argc, char **argv)
             repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--steps" && i + 1 < argc)
             steps = std::atoi(argv[++i]);
-        else if (a.find_first_not_of("0123456789") == std::string::npos)
+        else if (a == "--devices") {
+            while (i + 1 < argc)
+                devices.push_back(argv[++i]);
+        } else if (a.find_first_not_of("0123456789") == std::string::npos)
             sizes.push_back(std::atoi(a.c_str()));
         else {
-            std::fprintf(stderr, "usage: syncscope-jobscale [--work DIR] [--layers L] [--steps S] N...\n");
+            std::fprintf(stderr, "usage: syncscope-jobscale [--work DIR] [--layers L] [--steps S] [--repeat K] N... | --devices KINETO...\n");
             return 2;
         }
+    }
+    if (!devices.empty()) {
+        std::vector<syncscope::RankSummary> ranks;
+        for (const std::string &d : devices) {
+            syncscope::AnalysisRequest request;
+            request.devicePath = d;
+            ranks.push_back(syncscope::extractRankSummary(*syncscope::runAnalysis(request), 0));
+        }
+        for (const auto &r : ranks) {
+            int kernels = 0, gpu = 0;
+            for (const auto &op : r.criticalPath.ops) {
+                kernels += op.collective >= 0;
+                gpu += op.stream >= 0;
+            }
+            std::fprintf(stderr, "rank %lld: critical path %s %.1f us, %zu ops (%d GPU, %d collective kernels)\n",
+                         static_cast<long long>(r.rank), r.criticalPath.valid ? "valid" : "invalid",
+                         r.criticalPath.weightUs, r.criticalPath.ops.size(), gpu, kernels);
+        }
+        const syncscope::JobAnalysis a = syncscope::analyzeJob(ranks, {});
+        nlohmann::json out = syncscope::jobAnalysisJson(a);
+        for (const auto &r : a.ranks)
+            out["ranks"][std::to_string(r.rank)] = syncscope::rankJobJson(r);
+        std::printf("%s\n", out.dump(1).c_str());
+        return 0;
     }
     if (sizes.empty())
         sizes = {8, 64, 256, 1024};
