@@ -30,11 +30,36 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
 {
     JobCriticalPath out;
     const size_t n = ranks.size();
+    // Join the graphs of one step: the ProfilerStep#N most ranks analysed.
+    std::unordered_map<int64_t, size_t> stepVotes;
+    for (uint32_t i = 0; i < n; ++i)
+        if (use[i] && ranks[i].criticalPath.valid)
+            ++stepVotes[ranks[i].criticalPath.windowStep];
+    int64_t step = -1;
+    size_t votes = 0;
+    for (const auto &[s, v] : stepVotes)
+        if (v > votes || (v == votes && s < step)) {
+            step = s;
+            votes = v;
+        }
+    size_t otherStep = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        otherStep += use[i] && ranks[i].criticalPath.valid && ranks[i].criticalPath.windowStep != step ? 1 : 0;
+    if (otherStep > 0)
+        diag.warning("job.step_mismatch",
+                     "job critical path: " + std::to_string(otherStep) +
+                         " ranks analysed another window than " +
+                         (step >= 0 ? "ProfilerStep#" + std::to_string(step) : std::string("the others")) +
+                         " (the traces start at different steps); they are left out of the job critical path");
+    auto joins = [&](uint32_t i) {
+        return use[i] && ranks[i].criticalPath.valid && !ranks[i].criticalPath.nodes.empty() &&
+               ranks[i].criticalPath.windowStep == step;
+    };
     // Times relative to the job's earliest aligned instant (exact in doubles, unlike epoch ns).
     auto offset = [&](uint32_t i) { return static_cast<int64_t>(std::llround(offsetNs[i])); };
     int64_t origin = INT64_MAX;
     for (uint32_t i = 0; i < n; ++i)
-        if (use[i] && ranks[i].criticalPath.valid)
+        if (joins(i))
             for (const RankCpNode &node : ranks[i].criticalPath.nodes)
                 origin = std::min(origin, node.timeNs + offset(i));
     auto relUs = [&](int64_t ns, uint32_t i) { return double(ns + offset(i) - origin) / 1000.0; };
@@ -48,7 +73,7 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
             continue;
         summaryOf.emplace(ranks[i].rank, i);
         const RankCpGraph &g = ranks[i].criticalPath;
-        if (!g.valid || g.nodes.empty())
+        if (!joins(i))
             continue;
         ++withGraph;
         base[i] = static_cast<int32_t>(nodeUs.size());

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <unordered_map>
 
@@ -105,6 +106,18 @@ std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vec
     return out;
 }
 
+// The ProfilerStep#N whose annotation is the critical-path window (same start), -1 none.
+int64_t windowStep(const std::vector<RankStep> &steps, const CriticalPathResult &cp)
+{
+    if (cp.window.wholeTrace || !cp.window.annotationFound || cp.window.instanceFirst != cp.window.instanceLast)
+        return -1;
+    const int64_t startNs = std::llround(cp.window.startAbsUs * 1000.0);
+    for (const RankStep &st : steps)
+        if (std::llabs(st.startNs - startNs) <= 1000) // HTA rounds fractional µs
+            return st.number;
+    return -1;
+}
+
 // HTA's bound_by of an edge (spec 3.2), without the data-loading patterns.
 uint8_t boundOf(CpEdgeType type, const KinetoEvent &ev, std::string_view name)
 {
@@ -128,7 +141,7 @@ uint8_t boundOf(CpEdgeType type, const KinetoEvent &ev, std::string_view name)
 }
 
 RankCpGraph compactGraph(const KinetoTrace &trace, const CriticalPathResult &cp,
-                         const std::vector<RankCollective> &colls)
+                         const std::vector<RankCollective> &colls, int64_t windowStep)
 {
     RankCpGraph out;
     if (!cp.success)
@@ -190,6 +203,7 @@ RankCpGraph compactGraph(const KinetoTrace &trace, const CriticalPathResult &cp,
         out.edges.push_back(edge);
     }
     out.weightUs = cp.weightUs;
+    out.windowStep = windowStep;
     for (const CpSummaryRow &row : cp.summary)
         out.summaryPct.emplace_back(row.boundBy, row.percent);
     out.valid = true;
@@ -232,7 +246,20 @@ RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
     s.steps = profilerSteps(trace);
     s.collectives = collectives(trace, s.steps);
     if (analysis.criticalPath)
-        s.criticalPath = compactGraph(trace, *analysis.criticalPath, s.collectives);
+        s.criticalPath = compactGraph(trace, *analysis.criticalPath, s.collectives,
+                                      windowStep(s.steps, *analysis.criticalPath));
+    for (const StepResult &step : analysis.steps) {
+        for (RankStep &st : s.steps) {
+            if (st.name != step.name || std::llabs(st.startNs - std::llround(step.startUs * 1000.0)) > 1000)
+                continue;
+            if (step.success) {
+                st.criticalPathUs = step.weightUs;
+                for (const CpSummaryRow &row : step.summary)
+                    st.summaryPct.emplace_back(row.boundBy, row.percent);
+            }
+            break;
+        }
+    }
     return s;
 }
 

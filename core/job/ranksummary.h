@@ -45,6 +45,9 @@ struct RankStep {
     std::string name;           // "ProfilerStep#N"
     int64_t number = -1;        // N
     int64_t startNs = 0, endNs = 0;
+    // This step's own critical path (filled when the pipeline ran with allSteps), else -1 / empty.
+    double criticalPathUs = -1;
+    std::vector<std::pair<std::string, double>> summaryPct; // bound_by -> percent
 };
 
 // The single-rank critical path of the chosen window, as a compact graph the
@@ -74,6 +77,7 @@ struct RankCpGraph {
     std::vector<RankCpNode> nodes;
     std::vector<RankCpEdge> edges;
     double weightUs = 0;        // the single-rank critical path weight
+    int64_t windowStep = -1;    // N of the ProfilerStep#N that is the window, -1 none (whole trace, other annotation)
     std::vector<std::pair<std::string, double>> summaryPct; // bound_by -> percent, as the single-rank report
 };
 

@@ -15,7 +15,7 @@ namespace syncscope {
 namespace {
 
 constexpr char kMagic[4] = {'S', 'S', 'R', 'S'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 1; // bump on any layout change
 
 class Writer
 {
@@ -100,6 +100,27 @@ private:
     size_t pos = 0;
 };
 
+using Pairs = std::vector<std::pair<std::string, double>>;
+
+void writePairs(Writer &w, const Pairs &pairs)
+{
+    w.num(static_cast<uint32_t>(pairs.size()));
+    for (const auto &[name, value] : pairs) {
+        w.str(name);
+        w.num(value);
+    }
+}
+
+Pairs readPairs(Reader &r)
+{
+    Pairs pairs(r.count(12, "bound-by rows"));
+    for (auto &[name, value] : pairs) {
+        name = r.str();
+        value = r.num<double>();
+    }
+    return pairs;
+}
+
 void writeDiagnostics(Writer &w, const Diagnostics &d)
 {
     w.num(static_cast<uint32_t>(d.items().size()));
@@ -161,6 +182,8 @@ std::string serializeRankSummary(const RankSummary &s)
         w.num(st.number);
         w.num(st.startNs);
         w.num(st.endNs);
+        w.num(st.criticalPathUs);
+        writePairs(w, st.summaryPct);
     }
     w.num(static_cast<uint32_t>(s.collectives.size()));
     for (const RankCollective &c : s.collectives) {
@@ -200,11 +223,8 @@ std::string serializeRankSummary(const RankSummary &s)
         w.num(e.op);
     }
     w.num(g.weightUs);
-    w.num(static_cast<uint32_t>(g.summaryPct.size()));
-    for (const auto &[name, pct] : g.summaryPct) {
-        w.str(name);
-        w.num(pct);
-    }
+    w.num(g.windowStep);
+    writePairs(w, g.summaryPct);
     writeDiagnostics(w, s.diagnostics);
     w.num(static_cast<uint32_t>(s.outputs.size()));
     for (const auto &[kind, path] : s.outputs) {
@@ -243,12 +263,14 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
                            &l.gpuOps, &l.gpuOpsLinked})
             *v = r.num<int64_t>();
         l.coverage = r.num<double>();
-        s.steps.resize(r.count(4 + 24, "steps"));
+        s.steps.resize(r.count(4 + 24 + 8 + 4, "steps"));
         for (RankStep &st : s.steps) {
             st.name = r.str();
             st.number = r.num<int64_t>();
             st.startNs = r.num<int64_t>();
             st.endNs = r.num<int64_t>();
+            st.criticalPathUs = r.num<double>();
+            st.summaryPct = readPairs(r);
         }
         s.collectives.resize(r.count(16 + 56 + 8, "collectives"));
         for (RankCollective &c : s.collectives) {
@@ -300,11 +322,8 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
                 throw Corrupt("a critical-path edge names op " + std::to_string(e.op));
         }
         g.weightUs = r.num<double>();
-        g.summaryPct.resize(r.count(12, "bound-by rows"));
-        for (auto &[name, pct] : g.summaryPct) {
-            name = r.str();
-            pct = r.num<double>();
-        }
+        g.windowStep = r.num<int64_t>();
+        g.summaryPct = readPairs(r);
         s.diagnostics = readDiagnostics(r);
         s.outputs.resize(r.count(8, "outputs"));
         for (auto &[kind, path] : s.outputs) {

@@ -12,11 +12,13 @@
 
 namespace jobtest {
 
-inline syncscope::RankSummary summarize(const std::string &device, const std::string &host = {})
+inline syncscope::RankSummary summarize(const std::string &device, const std::string &host = {},
+                                        bool allSteps = false)
 {
     syncscope::AnalysisRequest request;
     request.devicePath = device;
     request.hostPath = host;
+    request.allSteps = allSteps;
     const auto analysis = syncscope::runAnalysis(request);
     return syncscope::extractRankSummary(*analysis, 0);
 }

@@ -85,6 +85,15 @@ void TestJobGenerated::summaryOfARank()
     for (const RankCpOp &op : g.ops)
         kernels += op.collective >= 0 ? 1 : 0;
     QCOMPARE(kernels, 2); // step 0's two all-reduces
+    QCOMPARE(g.windowStep, int64_t(0));
+    QCOMPARE(s.steps[0].criticalPathUs, -1.0); // per-step paths only with allSteps
+    // With allSteps, every step carries its own critical path.
+    const RankSummary all = jobtest::summarize(m_ranks[2].devicePath, {}, true);
+    for (const RankStep &st : all.steps) {
+        QVERIFY(st.criticalPathUs > 0);
+        QVERIFY(!st.summaryPct.empty());
+    }
+    QCOMPARE(all.steps[0].criticalPathUs, g.weightUs);
 }
 
 void TestJobGenerated::offsetsRecovered()

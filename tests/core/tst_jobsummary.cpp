@@ -51,6 +51,7 @@ private slots:
     void sendRecvPairs();
     void alignmentThroughOtherRanks();
     void outlierRobust();
+    void stepMismatch();
 };
 
 void TestJobSummary::kernelNames()
@@ -252,6 +253,21 @@ void TestJobSummary::outlierRobust()
     const JobAnalysis job = analyzeJob({rank(0, a), rank(1, b)}, {});
     QVERIFY(std::abs(jobtest::stats(job, 1).clockOffsetUs + 777.0) < 1e-9);
     QVERIFY(jobtest::stats(job, 1).clockSpreadUs < 1e-9); // MAD: 4 of 5 agree exactly
+}
+
+void TestJobSummary::stepMismatch()
+{
+    std::vector<RankSummary> ranks = jobtest::dlrmJob();
+    QCOMPARE(ranks[0].criticalPath.windowStep, int64_t(10));
+    ranks[2].criticalPath.windowStep = 11; // rank 2's trace started a step later
+    const JobAnalysis job = analyzeJob(ranks, {});
+    const Diagnostic *d = job.diagnostics.find("job.step_mismatch");
+    QVERIFY(d);
+    QVERIFY2(d->message.find("1 ranks analysed another window than ProfilerStep#10") != std::string::npos,
+             d->message.c_str());
+    QVERIFY(job.criticalPath.valid);
+    for (const JobCriticalPathRow &row : job.criticalPath.path)
+        QVERIFY(row.rank != 2);
 }
 
 QTEST_GUILESS_MAIN(TestJobSummary)
