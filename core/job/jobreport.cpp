@@ -2,6 +2,7 @@
 #include "jobreport.h"
 
 #include <cmath>
+#include <unordered_map>
 
 namespace syncscope {
 
@@ -49,17 +50,16 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                                {"last_arrival_rank", c.lastArrivalRank},
                                {"spread_us", ns(c.spreadUs)},
                                {"wait_caused_us", ns(waitCausedUs(c))}});
+    std::unordered_map<int64_t, const RankJobStats *> statsOf;
+    for (const RankJobStats &s : job.ranks)
+        statsOf.emplace(s.rank, &s); // the first summary of a rank is the one analysed
     nlohmann::json stragglers = nlohmann::json::array();
     for (int64_t rank : job.stragglers) {
-        for (const RankJobStats &s : job.ranks) {
-            if (s.rank != rank)
-                continue;
-            stragglers.push_back({{"rank", rank},
-                                  {"collective_wait_caused_us", ns(s.collectiveWaitCausedUs)},
-                                  {"last_arrivals", s.lastArrivals},
-                                  {"worst_collectives", collectivesDelayedBy(job, rank, 5)}});
-            break;
-        }
+        const RankJobStats &s = *statsOf.at(rank);
+        stragglers.push_back({{"rank", rank},
+                              {"collective_wait_caused_us", ns(s.collectiveWaitCausedUs)},
+                              {"last_arrivals", s.lastArrivals},
+                              {"worst_collectives", collectivesDelayedBy(job, rank, 5)}});
     }
     const JobCriticalPath &cp = job.criticalPath;
     nlohmann::json path = nlohmann::json::array();

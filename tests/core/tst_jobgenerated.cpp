@@ -24,6 +24,7 @@ private slots:
     void criticalPathWithoutStraggler();
     void reportJson();
     void manySmallRanks();
+    void generatorDeterministic();
 
 private:
     std::vector<RankSummary> generate(const tracegen::JobOptions &o, bool withHost)
@@ -233,6 +234,27 @@ void TestJobGenerated::manySmallRanks()
     QVERIFY(job.criticalPath.valid);
     QVERIFY(std::find(job.criticalPath.ranksOnPath.begin(), job.criticalPath.ranksOnPath.end(), 41) !=
             job.criticalPath.ranksOnPath.end());
+}
+
+void TestJobGenerated::generatorDeterministic()
+{
+    tracegen::JobOptions o;
+    o.ranks = 3;
+    o.steps = 1;
+    o.layers = 2;
+    o.straggler = 1;
+    o.dir = testutil::tempDir() + "/a";
+    const tracegen::JobResult a = tracegen::generateJob(o);
+    o.dir = testutil::tempDir() + "/b";
+    const tracegen::JobResult b = tracegen::generateJob(o);
+    QCOMPARE(a.collectiveEndsUs, b.collectiveEndsUs);
+    for (int r = 0; r < 3; ++r) {
+        QCOMPARE(testutil::readText(a.ranks[r].devicePath), testutil::readText(b.ranks[r].devicePath));
+        QCOMPARE(testutil::readText(a.ranks[r].hostPath), testutil::readText(b.ranks[r].hostPath));
+    }
+    // Each collective ends on every rank after the last rank arrived.
+    for (size_t k = 1; k < a.collectiveEndsUs.size(); ++k)
+        QVERIFY(a.collectiveEndsUs[k] > a.collectiveEndsUs[k - 1]);
 }
 
 QTEST_GUILESS_MAIN(TestJobGenerated)

@@ -42,6 +42,7 @@ class TestJobSummary : public QObject
     Q_OBJECT
 private slots:
     void kernelNames();
+    void collectiveArgsParsed();
     void roundTrip();
     void corruptBuffersRejected();
     void rankWithoutCollectives();
@@ -66,6 +67,50 @@ void TestJobSummary::kernelNames()
     QCOMPARE(collectiveFromKernel("ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t"), std::string("sendrecv"));
     QCOMPARE(collectiveFromKernel("ncclDevKernel_Broadcast_RING_LL"), std::string("broadcast"));
     QCOMPARE(collectiveFromKernel("ncclDevKernel_Generic"), std::string());
+}
+
+void TestJobSummary::collectiveArgsParsed()
+{
+    // The Kineto args of NCCL kernels in their spellings: string and array rank lists, "Seq" and
+    // "seq", numbers as strings; a CPU op with "Collective name" is not a kernel.
+    const std::string path = testutil::tempDir() + "/comm.kineto.json";
+    testutil::writeText(path, R"json({"distributedInfo": {"rank": 1, "world_size": 2}, "traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 9, "tid": 9, "ts": 100, "dur": 50,
+  "args": {"Collective name": "send", "Seq": 3}},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", "pid": 0, "tid": 20,
+  "ts": 120, "dur": 30, "args": {"stream": 20, "device": 0, "correlation": 1, "Collective name": "send",
+  "Process Group Name": "3", "Process Group Ranks": [0, 1], "seq": 7, "Dst Rank": 0}},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", "pid": 0, "tid": 20,
+  "ts": 160, "dur": 10, "args": {"stream": 20, "device": 0, "correlation": 2, "Collective name": "recv",
+  "Process Group Name": "3", "Process Group Ranks": "[0, 1]", "Seq": "8", "Src Rank": "0"}},
+ {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*)", "pid": 0, "tid": 20,
+  "ts": 200, "dur": 5, "args": {"stream": 20, "correlation": 3}},
+ {"ph": "X", "cat": "kernel", "name": "volta_sgemm_128x64_nn", "pid": 0, "tid": 7, "ts": 210, "dur": 5,
+  "args": {"stream": 7, "correlation": 4}}
+]})json");
+    const RankSummary s = jobtest::summarize(path);
+    QCOMPARE(s.rank, int64_t(1));
+    QCOMPARE(s.collectives.size(), size_t(3));
+    const RankCollective &send = s.collectives[0];
+    QCOMPARE(send.collectiveName, std::string("send"));
+    QCOMPARE(send.processGroup, std::string("3"));
+    QCOMPARE(send.groupRanks, std::string("[0,1]"));
+    QCOMPARE(send.groupSize, int64_t(2));
+    QCOMPARE(send.seq, int64_t(7));
+    QCOMPARE(send.peer, int64_t(0));
+    QCOMPARE(send.stream, int64_t(20));
+    QCOMPARE(send.startNs, int64_t(120000));
+    QCOMPARE(send.endNs, int64_t(150000));
+    const RankCollective &recv = s.collectives[1];
+    QCOMPARE(recv.collectiveName, std::string("recv"));
+    QCOMPARE(recv.groupRanks, std::string("[0, 1]"));
+    QCOMPARE(recv.seq, int64_t(8));
+    QCOMPARE(recv.peer, int64_t(0));
+    const RankCollective &old = s.collectives[2];
+    QCOMPARE(old.collectiveName, std::string("allgather"));
+    QVERIFY(old.processGroup.empty());
+    QCOMPARE(old.seq, int64_t(-1));
+    QCOMPARE(old.groupSize, int64_t(-1));
 }
 
 void TestJobSummary::roundTrip()
