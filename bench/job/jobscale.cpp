@@ -81,9 +81,12 @@ int main(int argc, char **argv)
                 kernels += op.collective >= 0;
                 gpu += op.stream >= 0;
             }
-            std::fprintf(stderr, "rank %lld: critical path %s %.1f us, %zu ops (%d GPU, %d collective kernels)\n",
+            std::fprintf(stderr,
+                         "rank %lld: critical path %s %.1f us, %zu ops (%d GPU, %d collective kernels), %zu edges, "
+                         "summary %.1f KB\n",
                          static_cast<long long>(r.rank), r.criticalPath.valid ? "valid" : "invalid",
-                         r.criticalPath.weightUs, r.criticalPath.ops.size(), gpu, kernels);
+                         r.criticalPath.weightUs, r.criticalPath.ops.size(), gpu, kernels, r.criticalPath.edges.size(),
+                         syncscope::serializeRankSummary(r).size() / 1024.0);
         }
         const syncscope::JobAnalysis a = syncscope::analyzeJob(ranks, {});
         nlohmann::json out = syncscope::jobAnalysisJson(a);
