@@ -23,7 +23,7 @@ struct JobOptions {
 struct MatchedCollective {
     std::string name;               // collective name (or kernel name when unknown)
     std::string processGroup;       // "" when unknown
-    std::string matchedBy;          // "seq", "process_group_order" or "kernel_order"
+    std::string matchedBy;          // "seq", "p2p_order", "process_group_order" or "kernel_order"
     std::vector<int64_t> ranks;     // participants, ascending
     std::vector<uint32_t> index;    // per participant: index into that rank's RankSummary::collectives
     std::map<int64_t, double> arrivalUs; // rank -> aligned kernel start (µs, reference clock)
