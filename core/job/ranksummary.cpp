@@ -71,6 +71,14 @@ int32_t stepOf(const std::vector<RankStep> &steps, int64_t ns)
 
 std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vector<RankStep> &steps)
 {
+    // Where a kernel carries no collective args, those of the CPU op that launched it
+    // (record_param_comms, same External id) stand in.
+    std::unordered_map<int64_t, uint32_t> cpuOpWithArgs;
+    for (const KinetoCommArgs &a : trace.commArgs) {
+        const KinetoEvent &e = trace.events[a.event];
+        if (isCpuSideOp(e.kind) && e.has(KinetoEvent::HasExternalId) && a.collectiveName != kNoString)
+            cpuOpWithArgs.emplace(e.externalId, a.event);
+    }
     std::vector<RankCollective> out;
     for (uint32_t i = 0; i < trace.events.size(); ++i) {
         const KinetoEvent &e = trace.events[i];
@@ -78,13 +86,21 @@ std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vec
             continue;
         const std::string_view name = trace.str(e.name);
         const KinetoCommArgs *args = commArgsOf(trace, i);
+        StrId processGroup = e.pgName;
+        if (!args && e.has(KinetoEvent::HasExternalId)) {
+            auto launcher = cpuOpWithArgs.find(e.externalId);
+            if (launcher != cpuOpWithArgs.end()) {
+                args = commArgsOf(trace, launcher->second);
+                processGroup = processGroup != kNoString ? processGroup : trace.events[launcher->second].pgName;
+            }
+        }
         const bool named = args && args->collectiveName != kNoString;
         if (!named && !isCollectiveKernel(name))
             continue;
         RankCollective c;
         c.kernelName = std::string(name);
         c.collectiveName = named ? std::string(trace.str(args->collectiveName)) : collectiveFromKernel(name);
-        c.processGroup = std::string(trace.str(e.pgName));
+        c.processGroup = std::string(trace.str(processGroup));
         if (args) {
             const std::string_view ranks = trace.str(args->groupRanks);
             c.groupSize = ranks.empty() ? -1 : countGroupRanks(ranks);

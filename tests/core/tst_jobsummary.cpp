@@ -86,11 +86,15 @@ void TestJobSummary::collectiveArgsParsed()
  {"ph": "X", "cat": "kernel", "name": "ncclKernel_AllGather_RING_LL_Sum_int8_t(ncclDevComm*)", "pid": 0, "tid": 20,
   "ts": 200, "dur": 5, "args": {"stream": 20, "correlation": 3}},
  {"ph": "X", "cat": "kernel", "name": "volta_sgemm_128x64_nn", "pid": 0, "tid": 7, "ts": 210, "dur": 5,
-  "args": {"stream": 7, "correlation": 4}}
+  "args": {"stream": 7, "correlation": 4}},
+ {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 9, "tid": 9, "ts": 300, "dur": 20,
+  "args": {"External id": 77, "Collective name": "allreduce", "Process Group Name": "5", "Seq": 11}},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "pid": 0, "tid": 21,
+  "ts": 310, "dur": 40, "args": {"External id": 77, "stream": 21, "correlation": 6}}
 ]})json");
     const RankSummary s = jobtest::summarize(path);
     QCOMPARE(s.rank, int64_t(1));
-    QCOMPARE(s.collectives.size(), size_t(3));
+    QCOMPARE(s.collectives.size(), size_t(4));
     const RankCollective &send = s.collectives[0];
     QCOMPARE(send.collectiveName, std::string("send"));
     QCOMPARE(send.processGroup, std::string("3"));
@@ -111,6 +115,11 @@ void TestJobSummary::collectiveArgsParsed()
     QVERIFY(old.processGroup.empty());
     QCOMPARE(old.seq, int64_t(-1));
     QCOMPARE(old.groupSize, int64_t(-1));
+    // No args on the kernel: its launcher's (same External id) stand in.
+    const RankCollective &inherited = s.collectives[3];
+    QCOMPARE(inherited.collectiveName, std::string("allreduce"));
+    QCOMPARE(inherited.processGroup, std::string("5"));
+    QCOMPARE(inherited.seq, int64_t(11));
 }
 
 void TestJobSummary::roundTrip()
