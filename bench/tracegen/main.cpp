@@ -17,8 +17,12 @@ int usage()
                  "usage: syncscope-tracegen --out PREFIX [--steps N | --target-mb MB] [--layers L] [--seed S]\n"
                  "                          [--rank R] [--world-size W] [--gzip] [--sample]\n"
                  "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
+                 "       syncscope-tracegen --job DIR --ranks N [--steps N] [--layers L] [--seed S] [--plain]\n"
+                 "                          [--straggler R] [--straggler-scale X] [--max-clock-offset-us US]\n"
                  "Writes PREFIX.et.json and PREFIX.kineto.json (or .json.gz with --gzip); --replicate\n"
-                 "repeats a real Kineto trace N times in time, with unique ids.\n");
+                 "repeats a real Kineto trace N times in time, with unique ids; --job writes a whole job\n"
+                 "(DIR/rank<N>.et.json.gz + DIR/rank<N>.kineto.json.gz) with consistent collectives,\n"
+                 "per-rank clock offsets and an optional straggler.\n");
     return 2;
 }
 
@@ -29,6 +33,8 @@ int main(int argc, char **argv)
     tracegen::Options o;
     std::string replicate;
     int times = 1;
+    tracegen::JobOptions job;
+    bool jobMode = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -56,10 +62,38 @@ int main(int argc, char **argv)
             replicate = v;
         else if (a == "--times" && (v = next()))
             times = std::atoi(v);
+        else if (a == "--job" && (v = next())) {
+            job.dir = v;
+            jobMode = true;
+        } else if (a == "--ranks" && (v = next()))
+            job.ranks = std::atoi(v);
+        else if (a == "--straggler" && (v = next()))
+            job.straggler = std::atoi(v);
+        else if (a == "--straggler-scale" && (v = next()))
+            job.stragglerScale = std::atof(v);
+        else if (a == "--max-clock-offset-us" && (v = next()))
+            job.maxClockOffsetUs = std::atof(v);
+        else if (a == "--plain")
+            job.gzip = false;
         else
             return usage();
     }
     try {
+        if (jobMode) {
+            job.steps = o.steps > 0 ? o.steps : 1;
+            job.layers = o.layers;
+            job.seed = o.seed;
+            const tracegen::JobResult r = tracegen::generateJob(job);
+            uint64_t bytes = 0;
+            for (const auto &rank : r.ranks)
+                bytes += rank.hostBytes + rank.deviceBytes;
+            std::printf("%s: %d ranks, %zu collectives each, %.1f MB\n", job.dir.c_str(), job.ranks,
+                        r.collectiveEndsUs.size(), bytes / 1e6);
+            for (int k = 0; k < job.ranks && k < 16; ++k)
+                std::printf("  rank %d clock offset %.3f us%s\n", k, tracegen::jobClockOffsetUs(job, k),
+                            k == job.straggler ? " (straggler)" : "");
+            return 0;
+        }
         if (!replicate.empty()) {
             const auto r = tracegen::replicateKineto(replicate, o.prefix, times);
             std::printf("%s: %llu events, %.1f MB\n", o.prefix.c_str(), static_cast<unsigned long long>(r.events),

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,7 @@ struct JobOptions {
 struct MatchedCollective {
     std::string name;               // collective name (or kernel name when unknown)
     std::string processGroup;       // "" when unknown
-    std::string matchedBy;          // "seq", "process_group_order" or "kernel_order"
+    std::string matchedBy;          // "seq", "p2p_order", "process_group_order" or "kernel_order"
     std::vector<int64_t> ranks;     // participants, ascending
     std::vector<uint32_t> index;    // per participant: index into that rank's RankSummary::collectives
     std::map<int64_t, double> arrivalUs; // rank -> aligned kernel start (µs, reference clock)
@@ -30,6 +31,7 @@ struct MatchedCollective {
     std::map<int64_t, double> waitUs;    // rank -> last arrival - own arrival, >= 0
     int64_t lastArrivalRank = -1;
     double spreadUs = 0;            // last arrival - first arrival
+    bool complete = true;           // every expected participant was found
 };
 
 struct RankJobStats {
@@ -40,6 +42,7 @@ struct RankJobStats {
     double collectiveWaitUs = 0;    // waits suffered
     double collectiveWaitCausedUs = 0;
     int64_t lastArrivals = 0;
+    int64_t collectives = 0;        // matched instances this rank took part in
 };
 
 struct JobCriticalPathRow {
@@ -69,8 +72,19 @@ struct JobAnalysis {
     Diagnostics diagnostics;                   // unmatched / inconsistent collectives, alignment problems
 };
 
+// The kind of the edges the job critical path adds between ranks (RankCpEdge::type
+// values 0..4 are CpEdgeType): the last arriver's kernel start -> a participant's kernel end.
+constexpr uint8_t kJobCollectiveEdge = 5;
+
 // Runs the cross-rank analysis. Never throws for bad input (problems are diagnostics).
 // Near-linear in the total number of collectives (no all-pairs matching).
 JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &options);
+
+// The collectives `rank` arrived last at, as indices into JobAnalysis::collectives,
+// sorted by the waits it caused there (descending), at most `limit` of them.
+std::vector<uint32_t> collectivesDelayedBy(const JobAnalysis &job, int64_t rank, size_t limit);
+
+// The waits a collective's last arriver caused there: the sum of the others' waits.
+double waitCausedUs(const MatchedCollective &collective);
 
 } // namespace syncscope

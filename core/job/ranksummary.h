@@ -12,11 +12,16 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace syncscope {
 
 struct Analysis;
+
+// Longer "Process Group Ranks" texts are not kept (every rank would carry the
+// whole world's list on every collective: quadratic in the job size).
+constexpr size_t kMaxGroupRanksText = 256;
 
 // One collective (or send/recv) GPU kernel as seen on one rank.
 struct RankCollective {
@@ -24,7 +29,10 @@ struct RankCollective {
     std::string collectiveName; // args "Collective name" or derived from the kernel name ("allreduce", "sendrecv", ...)
     std::string processGroup;   // args "Process Group Name" / ET pg_name, "" when unknown
     std::string groupRanks;     // args "Process Group Ranks" as written (e.g. "[0, 1, 2, 3]"), "" when unknown
+                                // or longer than kMaxGroupRanksText (a 10k-rank world group; groupSize stays)
+    int64_t groupSize = -1;     // number of ranks in "Process Group Ranks", -1 unknown
     int64_t seq = -1;           // args "Seq"/"seq" when present
+    int64_t peer = -1;          // send: args "Dst Rank", recv: "Src Rank" (global ranks), -1 unknown
     int64_t stream = -1;
     int64_t device = -1;
     int64_t startNs = 0, endNs = 0; // kernel start / end, own clock
@@ -37,6 +45,9 @@ struct RankStep {
     std::string name;           // "ProfilerStep#N"
     int64_t number = -1;        // N
     int64_t startNs = 0, endNs = 0;
+    // This step's own critical path (filled when the pipeline ran with allSteps), else -1 / empty.
+    double criticalPathUs = -1;
+    std::vector<std::pair<std::string, double>> summaryPct; // bound_by -> percent
 };
 
 // The single-rank critical path of the chosen window, as a compact graph the
@@ -58,6 +69,7 @@ struct RankCpEdge {
     double weightUs = 0;        // HTA weight
     uint8_t type = 0;           // CpEdgeType as integer
     uint8_t bound = 0;          // CpBound as integer (attribution), 0 none
+    int32_t op = -1;            // the attributed op (index into RankCpGraph::ops), -1 none
 };
 struct RankCpGraph {
     bool valid = false;
@@ -65,6 +77,7 @@ struct RankCpGraph {
     std::vector<RankCpNode> nodes;
     std::vector<RankCpEdge> edges;
     double weightUs = 0;        // the single-rank critical path weight
+    int64_t windowStep = -1;    // N of the ProfilerStep#N that is the window, -1 none (whole trace, other annotation)
     std::vector<std::pair<std::string, double>> summaryPct; // bound_by -> percent, as the single-rank report
 };
 

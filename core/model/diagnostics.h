@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace syncscope {
@@ -33,6 +34,8 @@ public:
     void warning(std::string code, std::string message, std::string file = {}, int64_t offset = -1);
     void error(std::string code, std::string message, std::string file = {}, int64_t offset = -1);
 
+    // Appends an item as it is, count included (lists read back from bytes).
+    void addItem(Diagnostic item) { m_items.push_back(std::move(item)); }
     void append(const Diagnostics &other);
     // Like append, but skips entries this list already has with the same code,
     // file and message (two analyses reporting the same fact about one trace).

@@ -96,6 +96,17 @@ struct KinetoEvent {
     int64_t htaStream() const { return streamForm == StreamForm::Integer ? stream : -1; }
 };
 
+// Collective metadata of a communication event (args "Collective name", "Process
+// Group Ranks", "Seq"/"seq", "Src Rank"/"Dst Rank"). Few events carry it, so it is
+// kept aside in KinetoTrace::commArgs instead of widening every KinetoEvent.
+struct KinetoCommArgs {
+    uint32_t event = 0;               // index into KinetoTrace::events
+    StrId collectiveName = kNoString; // "allreduce", "send", ...
+    StrId groupRanks = kNoString;     // as written, e.g. "[0, 1, 2, 3]"
+    int64_t seq = -1;
+    int64_t peer = -1;                // "Dst Rank" of a send / "Src Rank" of a recv
+};
+
 struct DistributedInfo {
     bool present = false;
     std::optional<int64_t> rank;
@@ -114,6 +125,7 @@ struct KinetoTrace {
     int deviceCount = 0;           // entries of deviceProperties
     StringTable strings;
     std::vector<KinetoEvent> events;
+    std::vector<KinetoCommArgs> commArgs; // ascending event index
     // Top-level keys other than traceEvents, in file order, as raw JSON (small).
     std::vector<std::pair<std::string, std::string>> topLevel;
     size_t traceEventsPosition = 0; // index in topLevel before which traceEvents stood

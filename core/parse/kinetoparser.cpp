@@ -193,12 +193,47 @@ struct KinetoEventSink::Impl {
         return again;
     }
 
+    // The collective args of the event being read (its index is events.size()).
+    KinetoCommArgs &commArgs()
+    {
+        const auto index = static_cast<uint32_t>(trace.events.size());
+        if (trace.commArgs.empty() || trace.commArgs.back().event != index)
+            trace.commArgs.push_back({index});
+        return trace.commArgs.back();
+    }
+
+    // Collective metadata (job analysis); true when the key was one of them.
+    bool readCommArg(std::string_view key, dom::element v)
+    {
+        int64_t n = 0;
+        if (key == "Seq" || key == "seq") {
+            if (toInt(v, n))
+                commArgs().seq = n;
+        } else if (key == "Collective name") {
+            if (v.type() == dom::element_type::STRING)
+                commArgs().collectiveName = trace.strings.intern(v.get_string().value_unsafe());
+        } else if (key == "Process Group Ranks") {
+            if (v.type() == dom::element_type::STRING)
+                commArgs().groupRanks = trace.strings.intern(v.get_string().value_unsafe());
+            else if (v.type() == dom::element_type::ARRAY)
+                commArgs().groupRanks = trace.strings.intern(simdjson::minify(v));
+        } else if (key == "Dst Rank" || key == "Src Rank") {
+            if (toInt(v, n))
+                commArgs().peer = n;
+        } else {
+            return false;
+        }
+        return true;
+    }
+
     void readArgs(dom::object args, KinetoEvent &ev)
     {
         uint16_t seen = 0;
         for (auto field : args) {
             const std::string_view key = field.key;
             const dom::element v = field.value;
+            if (readCommArg(key, v))
+                continue;
             if (key.size() < 4)
                 continue;
             switch (key[0]) {

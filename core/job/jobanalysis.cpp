@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+// analyzeJob: matching -> clocks -> arrivals and waits -> stragglers -> job critical path.
+#include "jobanalysis.h"
+
+#include "jobinternal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace syncscope {
+
+using namespace job;
+
+namespace {
+
+// Drops repeated rank numbers (the first summary of a rank wins) and picks the reference.
+std::vector<uint8_t> usableRanks(const std::vector<RankSummary> &ranks, Diagnostics &diag)
+{
+    std::vector<uint8_t> use(ranks.size(), 1);
+    std::unordered_map<int64_t, size_t> seen;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        auto [it, fresh] = seen.emplace(ranks[i].rank, i);
+        if (!fresh) {
+            use[i] = 0;
+            diag.error("job.duplicate_rank",
+                       "rank " + std::to_string(ranks[i].rank) + " appears twice (" + ranks[it->second].devicePath +
+                           " and " + ranks[i].devicePath + "); the second is left out of the cross-rank analysis",
+                       ranks[i].devicePath);
+        }
+        if (use[i] && ranks[i].collectives.empty())
+            diag.warning("job.no_collectives",
+                         "rank " + std::to_string(ranks[i].rank) + " has no collective kernels (" +
+                             ranks[i].devicePath + "); it is not clock-aligned and waits nowhere",
+                         ranks[i].devicePath);
+    }
+    return use;
+}
+
+uint32_t referenceIndex(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
+                        const JobOptions &options, Diagnostics &diag)
+{
+    int64_t best = -1;
+    for (uint32_t i = 0; i < ranks.size(); ++i) {
+        if (!use[i])
+            continue;
+        if (ranks[i].rank == options.clockReferenceRank)
+            return i;
+        // Default: the lowest rank that has collectives (else the lowest rank).
+        const auto better = [&](uint32_t a, uint32_t b) {
+            const bool ca = !ranks[a].collectives.empty(), cb = !ranks[b].collectives.empty();
+            return ca != cb ? ca : ranks[a].rank < ranks[b].rank;
+        };
+        if (best < 0 || better(i, static_cast<uint32_t>(best)))
+            best = i;
+    }
+    if (options.clockReferenceRank >= 0)
+        diag.warning("job.reference_missing", "the clock reference rank " + std::to_string(options.clockReferenceRank) +
+                                                  " is not in the job; rank " +
+                                                  std::to_string(ranks[static_cast<size_t>(best)].rank) + " is used");
+    return static_cast<uint32_t>(best);
+}
+
+MatchedCollective describe(const Instance &in, const std::vector<RankSummary> &ranks,
+                           const std::vector<double> &offsetNs)
+{
+    MatchedCollective m;
+    m.name = in.name;
+    m.processGroup = in.processGroup;
+    m.matchedBy = in.matchedBy;
+    m.complete = in.parts.size() >= in.expected;
+    std::vector<Participation> parts = in.parts;
+    std::sort(parts.begin(), parts.end(),
+              [&](const Participation &a, const Participation &b) { return ranks[a.rank].rank < ranks[b.rank].rank; });
+    // Aligned integer nanoseconds, so waits stay exact at epoch timestamps.
+    auto aligned = [&](int64_t ns, uint32_t i) { return ns + static_cast<int64_t>(std::llround(offsetNs[i])); };
+    int64_t last = 0, first = 0;
+    std::vector<int64_t> arrivals;
+    for (const Participation &p : parts) {
+        const RankCollective &c = ranks[p.rank].collectives[p.collective];
+        const int64_t r = ranks[p.rank].rank;
+        const int64_t arrival = aligned(c.startNs, p.rank);
+        m.ranks.push_back(r);
+        m.index.push_back(p.collective);
+        m.arrivalUs[r] = double(arrival) / 1000.0;
+        m.endUs[r] = double(aligned(c.endNs, p.rank)) / 1000.0;
+        if (m.lastArrivalRank < 0 || arrival > last) {
+            last = arrival;
+            m.lastArrivalRank = r;
+        }
+        first = arrivals.empty() ? arrival : std::min(first, arrival);
+        arrivals.push_back(arrival);
+    }
+    for (size_t k = 0; k < m.ranks.size(); ++k)
+        m.waitUs[m.ranks[k]] = double(last - arrivals[k]) / 1000.0;
+    m.spreadUs = double(last - first) / 1000.0;
+    return m;
+}
+
+} // namespace
+
+double waitCausedUs(const MatchedCollective &c)
+{
+    double sum = 0;
+    for (const auto &[r, w] : c.waitUs)
+        sum += r == c.lastArrivalRank ? 0 : w;
+    return sum;
+}
+
+std::vector<uint32_t> collectivesDelayedBy(const JobAnalysis &job, int64_t rank, size_t limit)
+{
+    std::vector<uint32_t> out;
+    for (uint32_t k = 0; k < job.collectives.size(); ++k)
+        if (job.collectives[k].lastArrivalRank == rank && waitCausedUs(job.collectives[k]) > 0)
+            out.push_back(k);
+    std::stable_sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+        return waitCausedUs(job.collectives[a]) > waitCausedUs(job.collectives[b]);
+    });
+    if (out.size() > limit)
+        out.resize(limit);
+    return out;
+}
+
+JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &options)
+{
+    JobAnalysis job;
+    job.ranks.resize(ranks.size());
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        job.ranks[i].rank = ranks[i].rank;
+        if (!job.worldSize && ranks[i].worldSize)
+            job.worldSize = ranks[i].worldSize;
+    }
+    if (ranks.empty()) {
+        job.criticalPath.reason = "the job has no ranks";
+        return job;
+    }
+    const std::vector<uint8_t> use = usableRanks(ranks, job.diagnostics);
+    const uint32_t reference = referenceIndex(ranks, use, options, job.diagnostics);
+    job.clockReferenceRank = ranks[reference].rank;
+
+    const std::vector<Instance> instances = matchCollectives(ranks, use, job.diagnostics);
+    std::vector<double> offsetNs(ranks.size(), 0);
+    if (options.alignClocks) {
+        ClockFit fit = alignClocks(ranks, instances, reference, job.diagnostics);
+        for (size_t i = 0; i < ranks.size(); ++i) {
+            job.ranks[i].clockOffsetUs = fit.offsetNs[i] / 1000.0;
+            job.ranks[i].clockSpreadUs = fit.spreadNs[i] / 1000.0;
+            job.ranks[i].offsetSamples = fit.samples[i];
+        }
+        offsetNs = std::move(fit.offsetNs);
+    }
+
+    job.collectives.reserve(instances.size());
+    for (const Instance &in : instances)
+        job.collectives.push_back(describe(in, ranks, offsetNs));
+    // Aligned time order: by first arrival, then name, for a stable report.
+    std::vector<double> firstArrival(job.collectives.size());
+    for (size_t k = 0; k < job.collectives.size(); ++k) {
+        double t = 0;
+        bool any = false;
+        for (const auto &[r, a] : job.collectives[k].arrivalUs) {
+            t = any ? std::min(t, a) : a;
+            any = true;
+        }
+        firstArrival[k] = t;
+    }
+    std::vector<uint32_t> order(job.collectives.size());
+    for (uint32_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return firstArrival[a] != firstArrival[b] ? firstArrival[a] < firstArrival[b]
+                                                  : job.collectives[a].name < job.collectives[b].name;
+    });
+    std::vector<MatchedCollective> sorted;
+    sorted.reserve(order.size());
+    for (uint32_t k : order)
+        sorted.push_back(std::move(job.collectives[k]));
+    job.collectives = std::move(sorted);
+
+    // Waits per rank.
+    std::unordered_map<int64_t, size_t> statsOf;
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (use[i])
+            statsOf.emplace(ranks[i].rank, i);
+    for (const MatchedCollective &c : job.collectives) {
+        for (const auto &[r, w] : c.waitUs) {
+            RankJobStats &s = job.ranks[statsOf.at(r)];
+            s.collectiveWaitUs += w;
+            ++s.collectives;
+        }
+        if (c.spreadUs > 0) {
+            RankJobStats &last = job.ranks[statsOf.at(c.lastArrivalRank)];
+            last.collectiveWaitCausedUs += waitCausedUs(c);
+            ++last.lastArrivals;
+        }
+    }
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (use[i] && job.ranks[i].collectiveWaitCausedUs > 0)
+            job.stragglers.push_back(ranks[i].rank);
+    std::stable_sort(job.stragglers.begin(), job.stragglers.end(), [&](int64_t a, int64_t b) {
+        const double ca = job.ranks[statsOf.at(a)].collectiveWaitCausedUs;
+        const double cb = job.ranks[statsOf.at(b)].collectiveWaitCausedUs;
+        return ca != cb ? ca > cb : a < b;
+    });
+
+    job.criticalPath = jobCriticalPath(ranks, use, job.collectives, offsetNs, job.diagnostics);
+    return job;
+}
+
+} // namespace syncscope

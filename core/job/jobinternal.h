@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// The stages of analyzeJob, shared between its source files (not installed API).
+#pragma once
+
+#include "jobanalysis.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace syncscope::job {
+
+// One rank's kernel in a collective instance: indices into the summaries and
+// into that summary's collectives.
+struct Participation {
+    uint32_t rank = 0;
+    uint32_t collective = 0;
+};
+
+struct Instance {
+    std::string name, processGroup, matchedBy;
+    std::vector<Participation> parts;
+    std::string population; // the process group (or kernel name) whose ranks should take part
+    size_t expected = 0;    // participants the group should have (0: every rank of the population)
+};
+
+// Groups every rank's collective kernels into instances (near-linear: hash maps
+// keyed by process group + seq, by order per group and name, or by order per
+// kernel name; send/recv by order per (group, src, dst)). `use[i]` false skips
+// summary i (a duplicate rank). Instances seen on one rank only are dropped and counted.
+std::vector<Instance> matchCollectives(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
+                                       Diagnostics &diag);
+
+struct ClockFit {
+    std::vector<double> offsetNs;  // per summary: added to its clock to reach the reference clock
+    std::vector<double> spreadNs;  // MAD of the estimates
+    std::vector<int64_t> samples;
+    std::vector<uint8_t> aligned;
+};
+
+// Offsets from matched collective ends, propagated from the reference over the
+// participation graph (a rank sharing no collective with the reference is
+// aligned through ranks already aligned). O(total participations).
+ClockFit alignClocks(const std::vector<RankSummary> &ranks, const std::vector<Instance> &instances, uint32_t reference,
+                     Diagnostics &diag);
+
+// The job critical path (see docs/job_analysis.md). `summaryOf` maps a rank
+// number to its summary index; `offsetNs` per summary.
+JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
+                                const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,
+                                Diagnostics &diag);
+
+double median(std::vector<double> values); // 0 for none
+
+} // namespace syncscope::job

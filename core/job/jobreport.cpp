@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#include "jobreport.h"
+
+#include <cmath>
+#include <unordered_map>
+
+namespace syncscope {
+
+namespace {
+
+double ns(double us)
+{
+    const double r = std::round(us * 1000.0) / 1000.0;
+    return r == 0 ? 0.0 : r; // no "-0.0"
+}
+
+nlohmann::json byRank(const std::map<int64_t, double> &values)
+{
+    nlohmann::json o = nlohmann::json::object();
+    for (const auto &[rank, v] : values)
+        o[std::to_string(rank)] = ns(v);
+    return o;
+}
+
+} // namespace
+
+nlohmann::json rankJobJson(const RankJobStats &s)
+{
+    return {{"clock_offset_us", ns(s.clockOffsetUs)},
+            {"clock_offset_spread_us", ns(s.clockSpreadUs)},
+            {"clock_offset_samples", s.offsetSamples},
+            {"collective_wait_us", ns(s.collectiveWaitUs)},
+            {"collective_wait_caused_us", ns(s.collectiveWaitCausedUs)},
+            {"last_arrivals", s.lastArrivals},
+            {"collectives", s.collectives}};
+}
+
+nlohmann::json jobAnalysisJson(const JobAnalysis &job)
+{
+    nlohmann::json collectives = nlohmann::json::array();
+    for (const MatchedCollective &c : job.collectives)
+        collectives.push_back({{"name", c.name},
+                               {"process_group", c.processGroup},
+                               {"matched_by", c.matchedBy},
+                               {"complete", c.complete},
+                               {"ranks", c.ranks},
+                               {"arrival_us", byRank(c.arrivalUs)},
+                               {"end_us", byRank(c.endUs)},
+                               {"wait_us", byRank(c.waitUs)},
+                               {"last_arrival_rank", c.lastArrivalRank},
+                               {"spread_us", ns(c.spreadUs)},
+                               {"wait_caused_us", ns(waitCausedUs(c))}});
+    std::unordered_map<int64_t, const RankJobStats *> statsOf;
+    for (const RankJobStats &s : job.ranks)
+        statsOf.emplace(s.rank, &s); // the first summary of a rank is the one analysed
+    nlohmann::json stragglers = nlohmann::json::array();
+    for (int64_t rank : job.stragglers) {
+        const RankJobStats &s = *statsOf.at(rank);
+        stragglers.push_back({{"rank", rank},
+                              {"collective_wait_caused_us", ns(s.collectiveWaitCausedUs)},
+                              {"last_arrivals", s.lastArrivals},
+                              {"worst_collectives", collectivesDelayedBy(job, rank, 5)}});
+    }
+    const JobCriticalPath &cp = job.criticalPath;
+    nlohmann::json path = nlohmann::json::array();
+    for (const JobCriticalPathRow &row : cp.path)
+        path.push_back({row.rank, row.op, ns(row.startUs), ns(row.durUs), row.boundBy});
+    nlohmann::json summary = nlohmann::json::object();
+    for (const auto &[bound, pct] : cp.summaryPct)
+        summary[bound] = pct;
+    nlohmann::json critical = {{"valid", cp.valid},
+                               {"weight_us", ns(cp.weightUs)},
+                               {"summary", summary},
+                               {"ranks_on_path", cp.ranksOnPath},
+                               {"collectives_crossed", cp.collectivesCrossed},
+                               {"path", path}};
+    if (!cp.valid)
+        critical["reason"] = cp.reason;
+    nlohmann::json diagnostics = nlohmann::json::array();
+    for (const Diagnostic &d : job.diagnostics.items())
+        diagnostics.push_back(
+            {{"severity", severityName(d.severity)}, {"code", d.code}, {"message", d.message}, {"count", d.count}});
+    return {{"clock_reference_rank", job.clockReferenceRank},
+            {"collectives", collectives},
+            {"stragglers", stragglers},
+            {"job_critical_path", critical},
+            {"job_diagnostics", diagnostics}};
+}
+
+} // namespace syncscope

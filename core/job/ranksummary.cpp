@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+// Extraction of a rank's summary from the per-rank pipeline result.
+#include "ranksummary.h"
+
+#include "analysis/criticalpath.h"
+#include "collectivekernel.h"
+#include "session/analysis.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <cmath>
+#include <unordered_map>
+
+namespace syncscope {
+
+namespace {
+
+const KinetoCommArgs *commArgsOf(const KinetoTrace &trace, uint32_t event)
+{
+    auto it = std::lower_bound(trace.commArgs.begin(), trace.commArgs.end(), event,
+                               [](const KinetoCommArgs &a, uint32_t e) { return a.event < e; });
+    return it != trace.commArgs.end() && it->event == event ? &*it : nullptr;
+}
+
+// "[0, 1, 2]" -> 3: the integers in the text.
+int64_t countGroupRanks(std::string_view text)
+{
+    int64_t n = 0;
+    bool inNumber = false;
+    for (char ch : text) {
+        const bool digit = ch >= '0' && ch <= '9';
+        n += digit && !inNumber ? 1 : 0;
+        inNumber = digit;
+    }
+    return n;
+}
+
+std::vector<RankStep> profilerSteps(const KinetoTrace &trace)
+{
+    constexpr std::string_view prefix = "ProfilerStep#";
+    std::vector<RankStep> steps;
+    for (const KinetoEvent &e : trace.events) {
+        if (e.kind != EventKind::UserAnnotation || !e.has(KinetoEvent::HasTs))
+            continue;
+        const std::string_view name = trace.str(e.name);
+        if (name.substr(0, prefix.size()) != prefix)
+            continue;
+        RankStep s;
+        s.name = std::string(name);
+        const std::string_view digits = name.substr(prefix.size());
+        std::from_chars(digits.data(), digits.data() + digits.size(), s.number);
+        s.startNs = e.tsNs;
+        s.endNs = e.endNs();
+        steps.push_back(std::move(s));
+    }
+    std::sort(steps.begin(), steps.end(), [](const RankStep &a, const RankStep &b) { return a.startNs < b.startNs; });
+    return steps;
+}
+
+int32_t stepOf(const std::vector<RankStep> &steps, int64_t ns)
+{
+    // Last step starting at or before ns; it must also contain ns.
+    auto it = std::upper_bound(steps.begin(), steps.end(), ns,
+                               [](int64_t t, const RankStep &s) { return t < s.startNs; });
+    if (it == steps.begin())
+        return -1;
+    --it;
+    return ns <= it->endNs ? static_cast<int32_t>(it - steps.begin()) : -1;
+}
+
+std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vector<RankStep> &steps)
+{
+    // Where a kernel carries no collective args, those of the CPU op that launched it
+    // (record_param_comms, same External id) stand in.
+    std::unordered_map<int64_t, uint32_t> cpuOpWithArgs;
+    for (const KinetoCommArgs &a : trace.commArgs) {
+        const KinetoEvent &e = trace.events[a.event];
+        if (isCpuSideOp(e.kind) && e.has(KinetoEvent::HasExternalId) && a.collectiveName != kNoString)
+            cpuOpWithArgs.emplace(e.externalId, a.event);
+    }
+    std::vector<RankCollective> out;
+    for (uint32_t i = 0; i < trace.events.size(); ++i) {
+        const KinetoEvent &e = trace.events[i];
+        if (e.kind != EventKind::Kernel || !e.has(KinetoEvent::HasTs))
+            continue;
+        const std::string_view name = trace.str(e.name);
+        const KinetoCommArgs *args = commArgsOf(trace, i);
+        StrId processGroup = e.pgName;
+        if (!args && e.has(KinetoEvent::HasExternalId)) {
+            auto launcher = cpuOpWithArgs.find(e.externalId);
+            if (launcher != cpuOpWithArgs.end()) {
+                args = commArgsOf(trace, launcher->second);
+                processGroup = processGroup != kNoString ? processGroup : trace.events[launcher->second].pgName;
+            }
+        }
+        const bool named = args && args->collectiveName != kNoString;
+        if (!named && !isCollectiveKernel(name))
+            continue;
+        RankCollective c;
+        c.kernelName = std::string(name);
+        c.collectiveName = named ? std::string(trace.str(args->collectiveName)) : collectiveFromKernel(name);
+        c.processGroup = std::string(trace.str(processGroup));
+        if (args) {
+            const std::string_view ranks = trace.str(args->groupRanks);
+            c.groupSize = ranks.empty() ? -1 : countGroupRanks(ranks);
+            if (ranks.size() <= kMaxGroupRanksText)
+                c.groupRanks = std::string(ranks);
+            c.seq = args->seq;
+            c.peer = args->peer;
+        }
+        c.stream = e.htaStream();
+        c.device = e.device;
+        c.startNs = e.tsNs;
+        c.endNs = e.endNs();
+        c.step = stepOf(steps, c.startNs);
+        c.event = i;
+        out.push_back(std::move(c));
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const RankCollective &a, const RankCollective &b) { return a.startNs < b.startNs; });
+    return out;
+}
+
+// The ProfilerStep#N whose annotation is the critical-path window (same start), -1 none.
+int64_t windowStep(const std::vector<RankStep> &steps, const CriticalPathResult &cp)
+{
+    if (cp.window.wholeTrace || !cp.window.annotationFound || cp.window.instanceFirst != cp.window.instanceLast)
+        return -1;
+    const int64_t startNs = std::llround(cp.window.startAbsUs * 1000.0);
+    for (const RankStep &st : steps)
+        if (std::llabs(st.startNs - startNs) <= 1000) // HTA rounds fractional µs
+            return st.number;
+    return -1;
+}
+
+// HTA's bound_by of an edge (spec 3.2), without the data-loading patterns.
+uint8_t boundOf(CpEdgeType type, const KinetoEvent &ev, std::string_view name)
+{
+    switch (type) {
+    case CpEdgeType::KernelKernelDelay:
+        return static_cast<uint8_t>(CpBound::KernelKernelOverhead);
+    case CpEdgeType::KernelLaunchDelay:
+        return static_cast<uint8_t>(CpBound::KernelLaunchOverhead);
+    case CpEdgeType::Dependency:
+    case CpEdgeType::SyncDependency:
+        return static_cast<uint8_t>(CpBound::None);
+    case CpEdgeType::OperatorKernel:
+        break;
+    }
+    if (ev.htaStream() < 0)
+        return static_cast<uint8_t>(CpBound::CpuBound);
+    const std::string s = cpShortenName(name);
+    const bool comm = s.substr(0, 4) == "nccl" || s.substr(0, 3) == "hip" || s.substr(0, 4) == "hccl" ||
+                      s.find("ncclKernel") != std::string::npos;
+    return static_cast<uint8_t>(comm ? CpBound::GpuCommunication : CpBound::GpuCompute);
+}
+
+RankCpGraph compactGraph(const KinetoTrace &trace, const CriticalPathResult &cp,
+                         const std::vector<RankCollective> &colls, int64_t windowStep)
+{
+    RankCpGraph out;
+    if (!cp.success)
+        return out;
+    const CpGraph &g = cp.graph;
+    // HTA's time origin on the rank's own clock: node times are relative to it.
+    const double originUs = cp.window.startAbsUs - cp.window.startUs;
+    std::unordered_map<uint32_t, int32_t> collectiveOfEvent;
+    for (size_t k = 0; k < colls.size(); ++k)
+        collectiveOfEvent.emplace(colls[k].event, static_cast<int32_t>(k));
+    std::unordered_map<int32_t, int32_t> opOfEvent;
+    auto opFor = [&](int32_t ev) {
+        auto [it, fresh] = opOfEvent.emplace(ev, static_cast<int32_t>(out.ops.size()));
+        if (fresh) {
+            const KinetoEvent &e = trace.events[static_cast<uint32_t>(ev)];
+            RankCpOp op;
+            op.name = std::string(trace.str(e.name));
+            op.kind = eventKindName(e.kind);
+            op.startNs = e.tsNs;
+            op.durNs = e.durNs;
+            op.stream = isGpuActivity(e.kind) ? e.htaStream() : -1;
+            auto c = collectiveOfEvent.find(static_cast<uint32_t>(ev));
+            op.collective = c != collectiveOfEvent.end() ? c->second : -1;
+            out.ops.push_back(std::move(op));
+        }
+        return it->second;
+    };
+    std::vector<int32_t> nodeIndex(g.nodeCount(), -1);
+    for (int32_t n : g.graphNodes) {
+        const int32_t op = opFor(g.nodeEvent[n]);
+        nodeIndex[n] = static_cast<int32_t>(out.nodes.size());
+        out.nodes.push_back({std::llround((g.nodeTime[n] + originUs) * 1000.0), op, g.nodeIsStart[n] != 0});
+    }
+    std::unordered_map<int32_t, uint8_t> criticalBound;
+    for (const CpBreakdownRow &row : cp.breakdown)
+        criticalBound.emplace(row.edge, static_cast<uint8_t>(row.bound));
+    out.edges.reserve(g.edgeCount());
+    for (int32_t e = 0; e < g.edgeCount(); ++e) {
+        RankCpEdge edge;
+        edge.from = nodeIndex[g.edgeFrom[e]];
+        edge.to = nodeIndex[g.edgeTo[e]];
+        if (edge.from < 0 || edge.to < 0)
+            continue;
+        edge.weightUs = g.edgeWeight[e];
+        edge.type = static_cast<uint8_t>(g.edgeType[e]);
+        const int32_t attributed = g.attributedEvent(e);
+        if (attributed >= 0)
+            edge.op = opFor(attributed);
+        else if (g.edgeType[e] == CpEdgeType::OperatorKernel)
+            edge.op = out.nodes[edge.from].op; // HTA attributes it to the source event
+
+        auto b = criticalBound.find(e);
+        if (b != criticalBound.end()) {
+            edge.bound = b->second;
+        } else {
+            const uint32_t ev = static_cast<uint32_t>(attributed >= 0 ? attributed : g.nodeEvent[g.edgeFrom[e]]);
+            edge.bound = boundOf(g.edgeType[e], trace.events[ev], trace.str(trace.events[ev].name));
+        }
+        out.edges.push_back(edge);
+    }
+    out.weightUs = cp.weightUs;
+    out.windowStep = windowStep;
+    for (const CpSummaryRow &row : cp.summary)
+        out.summaryPct.emplace_back(row.boundBy, row.percent);
+    out.valid = true;
+    return out;
+}
+
+} // namespace
+
+RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
+{
+    RankSummary s;
+    s.exitCode = exitCode;
+    s.hostPath = analysis.hostPath;
+    s.devicePath = analysis.devicePath;
+    s.pid = analysis.devicePid;
+    s.diagnostics = analysis.diagnostics;
+    if (analysis.request.rank)
+        s.rank = *analysis.request.rank;
+    if (analysis.link) {
+        const LinkCounts &c = analysis.link->counts;
+        s.link.present = true;
+        s.link.hostOps = c.hostOps;
+        s.link.hostOpsLinked = c.hostOpsLinked;
+        s.link.hostOpsWithTwin = c.hostOpsWithTwin;
+        s.link.kinetoCpuOps = c.kinetoCpuOps;
+        s.link.kinetoCpuOpsLinked = c.kinetoCpuOpsLinked;
+        s.link.gpuOps = c.gpuOps;
+        s.link.gpuOpsLinked = c.gpuOpsLinked;
+        s.link.coverage = analysis.link->coverage();
+    }
+    if (!analysis.device)
+        return s;
+    const KinetoTrace &trace = *analysis.device;
+    if (trace.distributed.rank)
+        s.rank = *trace.distributed.rank;
+    s.worldSize = trace.distributed.worldSize;
+    s.traceStartNs = trace.minTsNs;
+    s.traceEndNs = trace.maxEndNs;
+    s.baseTimeNanoseconds = trace.baseTimeNanoseconds;
+    s.steps = profilerSteps(trace);
+    s.collectives = collectives(trace, s.steps);
+    if (analysis.criticalPath)
+        s.criticalPath = compactGraph(trace, *analysis.criticalPath, s.collectives,
+                                      windowStep(s.steps, *analysis.criticalPath));
+    for (const StepResult &step : analysis.steps) {
+        for (RankStep &st : s.steps) {
+            if (st.name != step.name || std::llabs(st.startNs - std::llround(step.startUs * 1000.0)) > 1000)
+                continue;
+            if (step.success) {
+                st.criticalPathUs = step.weightUs;
+                for (const CpSummaryRow &row : step.summary)
+                    st.summaryPct.emplace_back(row.boundBy, row.percent);
+            }
+            break;
+        }
+    }
+    return s;
+}
+
+} // namespace syncscope

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+// RankSummary <-> bytes (MPI transport). Little-endian fixed-width fields,
+// strings and vectors prefixed by a 32-bit count; every read is bounds-checked
+// and every count is checked against the bytes left before anything is allocated.
+#include "ranksummary.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+namespace syncscope {
+
+namespace {
+
+constexpr char kMagic[4] = {'S', 'S', 'R', 'S'};
+constexpr uint32_t kVersion = 1; // bump on any layout change
+
+class Writer
+{
+public:
+    template <typename T>
+    void num(T v)
+    {
+        static_assert(std::is_arithmetic_v<T>);
+        unsigned char b[sizeof(T)];
+        std::memcpy(b, &v, sizeof(T));
+        if constexpr (std::endian::native == std::endian::big)
+            std::reverse(b, b + sizeof(T));
+        out.append(reinterpret_cast<const char *>(b), sizeof(T));
+    }
+    void str(const std::string &s)
+    {
+        num(static_cast<uint32_t>(s.size()));
+        out += s;
+    }
+    void optional(const std::optional<int64_t> &v)
+    {
+        num(static_cast<uint8_t>(v.has_value()));
+        num(v.value_or(0));
+    }
+    std::string out;
+};
+
+struct Corrupt : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Reader
+{
+public:
+    explicit Reader(std::string_view b) : bytes(b) {}
+    template <typename T>
+    T num()
+    {
+        need(sizeof(T), "a number");
+        unsigned char b[sizeof(T)];
+        std::memcpy(b, bytes.data() + pos, sizeof(T));
+        if constexpr (std::endian::native == std::endian::big)
+            std::reverse(b, b + sizeof(T));
+        pos += sizeof(T);
+        T v;
+        std::memcpy(&v, b, sizeof(T));
+        return v;
+    }
+    std::string str()
+    {
+        const uint32_t n = num<uint32_t>();
+        need(n, "a string");
+        std::string s(bytes.substr(pos, n));
+        pos += n;
+        return s;
+    }
+    std::optional<int64_t> optional()
+    {
+        const bool has = num<uint8_t>() != 0;
+        const int64_t v = num<int64_t>();
+        return has ? std::optional<int64_t>(v) : std::nullopt;
+    }
+    bool flag() { return num<uint8_t>() != 0; }
+    // A count of items that take at least `minBytes` each.
+    size_t count(size_t minBytes, const char *what)
+    {
+        const uint32_t n = num<uint32_t>();
+        if (minBytes > 0 && n > (bytes.size() - pos) / minBytes)
+            throw Corrupt(std::string("the count of ") + what + " (" + std::to_string(n) + ") exceeds the bytes left");
+        return n;
+    }
+    void need(size_t n, const char *what) const
+    {
+        if (n > bytes.size() - pos)
+            throw Corrupt(std::string("truncated at byte ") + std::to_string(pos) + " while reading " + what);
+    }
+    bool atEnd() const { return pos == bytes.size(); }
+    size_t position() const { return pos; }
+
+private:
+    std::string_view bytes;
+    size_t pos = 0;
+};
+
+using Pairs = std::vector<std::pair<std::string, double>>;
+
+void writePairs(Writer &w, const Pairs &pairs)
+{
+    w.num(static_cast<uint32_t>(pairs.size()));
+    for (const auto &[name, value] : pairs) {
+        w.str(name);
+        w.num(value);
+    }
+}
+
+Pairs readPairs(Reader &r)
+{
+    Pairs pairs(r.count(12, "bound-by rows"));
+    for (auto &[name, value] : pairs) {
+        name = r.str();
+        value = r.num<double>();
+    }
+    return pairs;
+}
+
+void writeDiagnostics(Writer &w, const Diagnostics &d)
+{
+    w.num(static_cast<uint32_t>(d.items().size()));
+    for (const Diagnostic &x : d.items()) {
+        w.num(static_cast<uint8_t>(x.severity));
+        w.str(x.code);
+        w.str(x.message);
+        w.str(x.file);
+        w.num(x.offset);
+        w.num(x.count);
+    }
+}
+
+Diagnostics readDiagnostics(Reader &r)
+{
+    Diagnostics d;
+    const size_t n = r.count(1 + 12 + 16, "diagnostics");
+    for (size_t i = 0; i < n; ++i) {
+        Diagnostic x;
+        const uint8_t severity = r.num<uint8_t>();
+        if (severity > static_cast<uint8_t>(Severity::Error))
+            throw Corrupt("a diagnostic has an unknown severity " + std::to_string(severity));
+        x.severity = static_cast<Severity>(severity);
+        x.code = r.str();
+        x.message = r.str();
+        x.file = r.str();
+        x.offset = r.num<int64_t>();
+        x.count = r.num<int64_t>();
+        d.addItem(std::move(x));
+    }
+    return d;
+}
+
+} // namespace
+
+std::string serializeRankSummary(const RankSummary &s)
+{
+    Writer w;
+    w.out.append(kMagic, 4);
+    w.num(kVersion);
+    w.num(s.rank);
+    w.optional(s.worldSize);
+    w.str(s.hostPath);
+    w.str(s.devicePath);
+    w.num(static_cast<int32_t>(s.exitCode));
+    w.num(s.pid);
+    w.num(s.traceStartNs);
+    w.num(s.traceEndNs);
+    w.optional(s.baseTimeNanoseconds);
+    const RankLinkStats &l = s.link;
+    w.num(static_cast<uint8_t>(l.present));
+    for (int64_t v : {l.hostOps, l.hostOpsLinked, l.hostOpsWithTwin, l.kinetoCpuOps, l.kinetoCpuOpsLinked, l.gpuOps,
+                      l.gpuOpsLinked})
+        w.num(v);
+    w.num(l.coverage);
+    w.num(static_cast<uint32_t>(s.steps.size()));
+    for (const RankStep &st : s.steps) {
+        w.str(st.name);
+        w.num(st.number);
+        w.num(st.startNs);
+        w.num(st.endNs);
+        w.num(st.criticalPathUs);
+        writePairs(w, st.summaryPct);
+    }
+    w.num(static_cast<uint32_t>(s.collectives.size()));
+    for (const RankCollective &c : s.collectives) {
+        w.str(c.kernelName);
+        w.str(c.collectiveName);
+        w.str(c.processGroup);
+        w.str(c.groupRanks);
+        for (int64_t v : {c.groupSize, c.seq, c.peer, c.stream, c.device, c.startNs, c.endNs})
+            w.num(v);
+        w.num(c.step);
+        w.num(c.event);
+    }
+    const RankCpGraph &g = s.criticalPath;
+    w.num(static_cast<uint8_t>(g.valid));
+    w.num(static_cast<uint32_t>(g.ops.size()));
+    for (const RankCpOp &op : g.ops) {
+        w.str(op.name);
+        w.str(op.kind);
+        w.num(op.startNs);
+        w.num(op.durNs);
+        w.num(op.stream);
+        w.num(op.collective);
+    }
+    w.num(static_cast<uint32_t>(g.nodes.size()));
+    for (const RankCpNode &n : g.nodes) {
+        w.num(n.timeNs);
+        w.num(n.op);
+        w.num(static_cast<uint8_t>(n.isStart));
+    }
+    w.num(static_cast<uint32_t>(g.edges.size()));
+    for (const RankCpEdge &e : g.edges) {
+        w.num(e.from);
+        w.num(e.to);
+        w.num(e.weightUs);
+        w.num(e.type);
+        w.num(e.bound);
+        w.num(e.op);
+    }
+    w.num(g.weightUs);
+    w.num(g.windowStep);
+    writePairs(w, g.summaryPct);
+    writeDiagnostics(w, s.diagnostics);
+    w.num(static_cast<uint32_t>(s.outputs.size()));
+    for (const auto &[kind, path] : s.outputs) {
+        w.str(kind);
+        w.str(path);
+    }
+    return std::move(w.out);
+}
+
+bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::string &error)
+{
+    try {
+        Reader r(bytes);
+        r.need(4, "the magic");
+        if (std::memcmp(bytes.data(), kMagic, 4) != 0)
+            throw Corrupt("not a rank summary (bad magic)");
+        for (int i = 0; i < 4; ++i)
+            r.num<uint8_t>();
+        const uint32_t version = r.num<uint32_t>();
+        if (version != kVersion)
+            throw Corrupt("rank summary version " + std::to_string(version) + " is not supported (expected " +
+                          std::to_string(kVersion) + ")");
+        RankSummary s;
+        s.rank = r.num<int64_t>();
+        s.worldSize = r.optional();
+        s.hostPath = r.str();
+        s.devicePath = r.str();
+        s.exitCode = r.num<int32_t>();
+        s.pid = r.num<int64_t>();
+        s.traceStartNs = r.num<int64_t>();
+        s.traceEndNs = r.num<int64_t>();
+        s.baseTimeNanoseconds = r.optional();
+        RankLinkStats &l = s.link;
+        l.present = r.flag();
+        for (int64_t *v : {&l.hostOps, &l.hostOpsLinked, &l.hostOpsWithTwin, &l.kinetoCpuOps, &l.kinetoCpuOpsLinked,
+                           &l.gpuOps, &l.gpuOpsLinked})
+            *v = r.num<int64_t>();
+        l.coverage = r.num<double>();
+        s.steps.resize(r.count(4 + 24 + 8 + 4, "steps"));
+        for (RankStep &st : s.steps) {
+            st.name = r.str();
+            st.number = r.num<int64_t>();
+            st.startNs = r.num<int64_t>();
+            st.endNs = r.num<int64_t>();
+            st.criticalPathUs = r.num<double>();
+            st.summaryPct = readPairs(r);
+        }
+        s.collectives.resize(r.count(16 + 56 + 8, "collectives"));
+        for (RankCollective &c : s.collectives) {
+            c.kernelName = r.str();
+            c.collectiveName = r.str();
+            c.processGroup = r.str();
+            c.groupRanks = r.str();
+            for (int64_t *v : {&c.groupSize, &c.seq, &c.peer, &c.stream, &c.device, &c.startNs, &c.endNs})
+                *v = r.num<int64_t>();
+            c.step = r.num<int32_t>();
+            if (c.step < -1 || c.step >= static_cast<int32_t>(s.steps.size()))
+                throw Corrupt("a collective names step " + std::to_string(c.step) + " of " +
+                              std::to_string(s.steps.size()));
+            c.event = r.num<uint32_t>();
+        }
+        RankCpGraph &g = s.criticalPath;
+        g.valid = r.flag();
+        g.ops.resize(r.count(8 + 28, "critical-path ops"));
+        for (RankCpOp &op : g.ops) {
+            op.name = r.str();
+            op.kind = r.str();
+            op.startNs = r.num<int64_t>();
+            op.durNs = r.num<int64_t>();
+            op.stream = r.num<int64_t>();
+            op.collective = r.num<int32_t>();
+            if (op.collective < -1 || op.collective >= static_cast<int32_t>(s.collectives.size()))
+                throw Corrupt("a critical-path op names collective " + std::to_string(op.collective));
+        }
+        g.nodes.resize(r.count(13, "critical-path nodes"));
+        for (RankCpNode &n : g.nodes) {
+            n.timeNs = r.num<int64_t>();
+            n.op = r.num<int32_t>();
+            if (n.op < -1 || n.op >= static_cast<int32_t>(g.ops.size()))
+                throw Corrupt("a critical-path node names op " + std::to_string(n.op));
+            n.isStart = r.flag();
+        }
+        g.edges.resize(r.count(22, "critical-path edges"));
+        const auto nodes = static_cast<int32_t>(g.nodes.size());
+        for (RankCpEdge &e : g.edges) {
+            e.from = r.num<int32_t>();
+            e.to = r.num<int32_t>();
+            if (e.from < 0 || e.from >= nodes || e.to < 0 || e.to >= nodes)
+                throw Corrupt("a critical-path edge names a node out of range");
+            e.weightUs = r.num<double>();
+            e.type = r.num<uint8_t>();
+            e.bound = r.num<uint8_t>();
+            e.op = r.num<int32_t>();
+            if (e.op < -1 || e.op >= static_cast<int32_t>(g.ops.size()))
+                throw Corrupt("a critical-path edge names op " + std::to_string(e.op));
+        }
+        g.weightUs = r.num<double>();
+        g.windowStep = r.num<int64_t>();
+        g.summaryPct = readPairs(r);
+        s.diagnostics = readDiagnostics(r);
+        s.outputs.resize(r.count(8, "outputs"));
+        for (auto &[kind, path] : s.outputs) {
+            kind = r.str();
+            path = r.str();
+        }
+        if (!r.atEnd())
+            throw Corrupt(std::to_string(bytes.size() - r.position()) + " bytes left over after the summary");
+        out = std::move(s);
+        return true;
+    } catch (const Corrupt &e) {
+        error = std::string("corrupt rank summary: ") + e.what();
+        return false;
+    }
+}
+
+} // namespace syncscope

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// The job analysis on a real 8-rank job (PARAM DLRM: ncclKernel_* names, no
+// process-group args): collectives matched by order, ends agree, and ranks
+// shifted by known offsets are put back.
+#include "jobtestutil.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace syncscope;
+
+class TestJobReal : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void collectivesMatched();
+    void endsAgree();
+    void shiftedRanksRecovered();
+    void referenceRankOption();
+    void criticalPath();
+
+private:
+    std::vector<RankSummary> m_ranks;
+    JobAnalysis m_job;
+};
+
+void TestJobReal::initTestCase()
+{
+    m_ranks = jobtest::dlrmJob();
+    m_job = analyzeJob(m_ranks, {});
+}
+
+void TestJobReal::collectivesMatched()
+{
+    for (const RankSummary &s : m_ranks) {
+        QCOMPARE(s.worldSize.value_or(-1), int64_t(8));
+        QCOMPARE(s.collectives.size(), size_t(8)); // 3 all-reduce + 5 send/recv (all_to_all)
+        for (const RankCollective &c : s.collectives) {
+            QVERIFY(c.kernelName.rfind("ncclKernel_", 0) == 0);
+            QVERIFY(c.processGroup.empty());
+            QCOMPARE(c.seq, int64_t(-1));
+            QVERIFY(c.collectiveName == "allreduce" || c.collectiveName == "sendrecv");
+        }
+    }
+    QCOMPARE(m_job.collectives.size(), size_t(8));
+    int allreduce = 0;
+    for (const MatchedCollective &c : m_job.collectives) {
+        QCOMPARE(c.matchedBy, std::string("kernel_order"));
+        QCOMPARE(c.ranks.size(), size_t(8));
+        QVERIFY(c.complete);
+        allreduce += c.name == "allreduce" ? 1 : 0;
+    }
+    QCOMPARE(allreduce, 3);
+    QVERIFY(!m_job.diagnostics.find("job.unmatched_collectives"));
+    QVERIFY(!m_job.diagnostics.find("job.mismatched_collective_counts"));
+}
+
+void TestJobReal::endsAgree()
+{
+    // One machine: the clocks agree already, and the ends coincide within a few µs
+    // while the starts spread by milliseconds.
+    double maxStartSpread = 0;
+    for (const MatchedCollective &c : m_job.collectives) {
+        double lo = 1e300, hi = -1e300;
+        for (const auto &[r, e] : c.endUs) {
+            lo = std::min(lo, e);
+            hi = std::max(hi, e);
+        }
+        QVERIFY2(hi - lo < 10.0, qPrintable(QString("%1: ends spread %2 us").arg(c.name.c_str()).arg(hi - lo)));
+        maxStartSpread = std::max(maxStartSpread, c.spreadUs);
+    }
+    QVERIFY(maxStartSpread > 1000.0);
+    for (const RankJobStats &s : m_job.ranks) {
+        QVERIFY2(std::abs(s.clockOffsetUs) < 10.0, qPrintable(QString::number(s.clockOffsetUs)));
+        QCOMPARE(s.offsetSamples, int64_t(8));
+        QCOMPARE(s.collectives, int64_t(8));
+    }
+    QVERIFY(!m_job.stragglers.empty());
+}
+
+void TestJobReal::shiftedRanksRecovered()
+{
+    // Rank r's clock reads delta_r later (hosts hours and milliseconds apart).
+    const int64_t deltaNs[8] = {0, 3'600'000'000'123, -2'500'000'000, 7'000'456, -1'234'567'891, 42'000, -17, 5'000'000'000'000};
+    std::vector<RankSummary> shifted = m_ranks;
+    for (int r = 0; r < 8; ++r)
+        jobtest::shiftClock(shifted[r], deltaNs[r]);
+    const JobAnalysis job = analyzeJob(shifted, {});
+    QCOMPARE(job.collectives.size(), m_job.collectives.size());
+    for (int r = 0; r < 8; ++r) {
+        const double expected = jobtest::stats(m_job, r).clockOffsetUs - double(deltaNs[r]) / 1000.0;
+        const double got = jobtest::stats(job, r).clockOffsetUs;
+        QVERIFY2(std::abs(got - expected) < 0.01, qPrintable(QString("rank %1: %2 vs %3").arg(r).arg(got).arg(expected)));
+    }
+    // Waits and the last arrivers do not depend on the clocks.
+    for (size_t k = 0; k < job.collectives.size(); ++k) {
+        QCOMPARE(job.collectives[k].lastArrivalRank, m_job.collectives[k].lastArrivalRank);
+        for (const auto &[r, w] : job.collectives[k].waitUs)
+            QVERIFY(std::abs(w - m_job.collectives[k].waitUs.at(r)) < 0.01);
+    }
+    // Unaligned, the ends are hours apart and the waits meaningless.
+    JobOptions raw;
+    raw.alignClocks = false;
+    const JobAnalysis unaligned = analyzeJob(shifted, raw);
+    QVERIFY(unaligned.collectives.front().spreadUs > 1e6 || unaligned.collectives.size() != job.collectives.size());
+}
+
+void TestJobReal::referenceRankOption()
+{
+    JobOptions o;
+    o.clockReferenceRank = 3;
+    const JobAnalysis job = analyzeJob(m_ranks, o);
+    QCOMPARE(job.clockReferenceRank, int64_t(3));
+    QCOMPARE(jobtest::stats(job, 3).clockOffsetUs, 0.0);
+    // Offsets relative to rank 3 are the rank-0-relative ones minus rank 3's.
+    for (int r = 0; r < 8; ++r)
+        QVERIFY(std::abs(jobtest::stats(job, r).clockOffsetUs - (jobtest::stats(m_job, r).clockOffsetUs -
+                                                                  jobtest::stats(m_job, 3).clockOffsetUs)) < 5.0);
+}
+
+void TestJobReal::criticalPath()
+{
+    // The ranks' ProfilerStep windows: the job path is valid and names ranks and collectives.
+    const JobCriticalPath &cp = m_job.criticalPath;
+    QVERIFY2(cp.valid, cp.reason.c_str());
+    QVERIFY(cp.weightUs > 0);
+    QVERIFY(!cp.ranksOnPath.empty());
+    QVERIFY(!cp.path.empty());
+    for (const JobCriticalPathRow &row : cp.path)
+        QVERIFY(row.rank >= 0 && row.rank < 8);
+}
+
+QTEST_GUILESS_MAIN(TestJobReal)
+#include "tst_jobreal.moc"
