@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "batch.h"
 
+#include "batchjob.h"
 #include "clirequest.h"
 
 #include "export/chakrasummary.h"
-#include "export/chakrawriter.h"
-#include "export/criticalpathjson.h"
-#include "export/etpluswriter.h"
-#include "export/overlaywriter.h"
 #include "io/bytesource.h"
 #include "io/outputfile.h"
 #include "report/batchreport.h"
-#include "session/analysis.h"
+#include "session/rankpipeline.h"
 
 #include <chrono>
 #include <cstdio>
@@ -23,55 +20,10 @@ namespace syncscope {
 
 namespace {
 
-uint64_t fileSize(const std::string &path)
-{
-    std::error_code ec;
-    const auto n = std::filesystem::file_size(path, ec);
-    return ec ? 0 : static_cast<uint64_t>(n);
-}
-
 int usage(const std::string &message)
 {
     std::cerr << "syncscope: " << message << "\nTry 'syncscope --help' for more information.\n";
     return ExitUsage;
-}
-
-
-// CP.json and the overlay. Returns the exit code these outputs call for.
-int writeCriticalPathOutputs(Analysis &a, const std::string &cpPath, const std::string &overlayPath, bool allEvents,
-                             std::vector<OutputRecord> &outputs)
-{
-    if (cpPath.empty() && overlayPath.empty())
-        return ExitOk;
-    if (!a.criticalPath || !a.criticalPath->success) {
-        a.diagnostics.error("critical_path.unavailable",
-                            "the critical path could not be computed (" +
-                                (a.criticalPath ? a.criticalPath->reason : std::string("not run")) +
-                                "), so --critical-path/--overlay were not written");
-        return ExitAnalysis;
-    }
-    int code = ExitOk;
-    if (!cpPath.empty()) {
-        CriticalPathJsonInput in;
-        in.trace = a.device.get();
-        in.options = &a.request.cpa;
-        in.result = &*a.criticalPath;
-        in.steps = a.request.allSteps ? &a.steps : nullptr;
-        in.syncEdges = &a.syncEdges;
-        if (writeCriticalPathJson(cpPath, in, a.diagnostics))
-            outputs.push_back({"critical_path", cpPath, fileSize(cpPath)});
-        else
-            code = ExitOutput;
-    }
-    if (!overlayPath.empty()) {
-        OverlayOptions opts;
-        opts.allEvents = allEvents;
-        if (writeOverlay(overlayPath, *a.device, *a.criticalPath, opts, a.diagnostics))
-            outputs.push_back({"overlay", overlayPath, fileSize(overlayPath)});
-        else
-            code = ExitOutput;
-    }
-    return code;
 }
 
 // --inspect FILE.et: the summary on stdout.
@@ -90,6 +42,8 @@ int inspectChakraEt(const std::string &path)
 
 int runBatch(const CliArgs &args, const CliRequest &cli)
 {
+    if (args.has("--job"))
+        return runBatchJob(args, cli);
     if (args.has("--inspect"))
         return inspectChakraEt(args.value("--inspect"));
     const auto t0 = std::chrono::steady_clock::now();
@@ -107,38 +61,19 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
         return usage("--chakra-et needs a host execution trace (--host)");
     const bool quiet = args.has("--quiet");
 
-    const auto analysis = runAnalysis(req);
-    const Analysis &a = *analysis;
+    RankOutputPaths paths;
+    paths.etPlus = outputPath;
+    paths.chakraEt = chakraEtPath;
+    paths.criticalPath = cpPath;
+    paths.overlay = overlayPath;
+    paths.overlayAllEvents = args.has("--overlay-all-events");
+    RankRun run = runRankPipeline(req, paths);
+    const Analysis &a = *run.analysis;
     ReportContext ctx;
     ctx.analysis = &a;
+    ctx.outputs = std::move(run.outputs);
     const std::vector<std::string> inputs = {a.hostPath, a.devicePath};
-
-    int code = ExitOk;
-    if (!a.inputsOk) {
-        code = ExitBadInput;
-    } else if (a.diagnostics.find("link.compat_no_profilerstep")) {
-        code = ExitAnalysis; // the reference crashes here; there is nothing faithful to write
-    } else {
-        if (a.link && a.link->counts.hostOpsLinked == 0)
-            code = ExitLinkedNothing;
-        try {
-            if (!outputPath.empty() && a.link) {
-                writeEtPlusFile(outputPath, *a.host, *a.device, *a.link, inputs);
-                ctx.outputs.push_back({"et_plus", outputPath, fileSize(outputPath)});
-            }
-            if (!chakraEtPath.empty() && a.link) {
-                if (exportChakraEt(chakraEtPath, *a.host, *a.device, *a.link, inputs, analysis->diagnostics))
-                    ctx.outputs.push_back({"chakra_et", chakraEtPath, fileSize(chakraEtPath)});
-                else
-                    code = std::max<int>(code, ExitAnalysis); // --compat chakra: the reference fails here
-            }
-        } catch (const OutputError &e) {
-            analysis->diagnostics.error("output.failed", e.what());
-            code = ExitOutput;
-        }
-        code = std::max(code, writeCriticalPathOutputs(*analysis, cpPath, overlayPath, args.has("--overlay-all-events"),
-                                                       ctx.outputs));
-    }
+    int code = run.exitCode;
     ctx.exitCode = code;
     ctx.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args.has("--report")) {

@@ -39,6 +39,10 @@ std::string describeJsonValue(std::string_view raw)
     }
 }
 
+// Thrown by the handler to stop a headOnly load once the header is in.
+struct HeadRead {
+};
+
 class DispatchHandler : public JsonStreamHandler
 {
 public:
@@ -51,13 +55,17 @@ public:
     {
         if (m_result.kind != TraceKind::Unknown)
             return false;
-        if (key == "traceEvents" || key.empty()) {
+        switch (traceKindOfArray(key)) {
+        case TraceKind::Device:
             becomeDevice();
             return true;
-        }
-        if (key == "nodes") {
+        case TraceKind::Host:
             becomeHost();
+            if (m_options.headOnly) // schema and pid stand before "nodes"
+                throw HeadRead{};
             return true;
+        case TraceKind::Unknown:
+            break;
         }
         return false;
     }
@@ -89,7 +97,7 @@ public:
 
     void elementBatch(ElementBatch &batch) override
     {
-        if (m_kineto && m_result.device->events.empty() && !batch.spans.empty()) {
+        if (m_kineto && m_result.device->events.empty() && !batch.spans.empty() && !m_options.headOnly) {
             const double perEvent = static_cast<double>(batch.length) / static_cast<double>(batch.spans.size());
             const double expected = 1.05 * static_cast<double>(m_source.sizeHint()) / std::max(perEvent, 16.0);
             m_result.device->events.reserve(static_cast<size_t>(std::min(expected, 4e8)));
@@ -98,6 +106,8 @@ public:
             m_kineto->addBatch(batch);
         else if (m_host)
             m_host->addBatch(batch);
+        if (m_options.headOnly)
+            throw HeadRead{};
         if (m_options.progress && m_source.fileSize() > 0)
             m_options.progress(static_cast<double>(m_source.consumed()) / static_cast<double>(m_source.fileSize()));
     }
@@ -142,7 +152,8 @@ private:
         m_result.kind = TraceKind::Host;
         m_result.host = std::make_shared<HostTrace>();
         m_result.host->path = m_path;
-        m_result.host->nodes.reserve(static_cast<size_t>(std::min<uint64_t>(m_source.sizeHint() / 600, 100'000'000)));
+        if (!m_options.headOnly)
+            m_result.host->nodes.reserve(static_cast<size_t>(std::min<uint64_t>(m_source.sizeHint() / 600, 100'000'000)));
         m_host = std::make_unique<HostNodeSink>(*m_result.host, m_diag);
         for (auto &kv : m_pending)
             m_host->addTopLevel(kv.first, kv.second);
@@ -164,6 +175,15 @@ private:
 
 } // namespace
 
+TraceKind traceKindOfArray(std::string_view key)
+{
+    if (key == "traceEvents" || key.empty())
+        return TraceKind::Device;
+    if (key == "nodes")
+        return TraceKind::Host;
+    return TraceKind::Unknown;
+}
+
 LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, const LoadOptions &options)
 {
     Diagnostics diagnostics;
@@ -183,7 +203,7 @@ LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, cons
     JsonStreamStats stats;
     try {
         // Small files: one thread. Large ones: scan on this thread, parse on a worker.
-        if (source->fileSize() < (4u << 20) && !source->compressed()) {
+        if (options.headOnly || (source->fileSize() < (4u << 20) && !source->compressed())) {
             stats = streamJson(*source, path, handler, options.cancel);
         } else {
             AsyncJsonStreamHandler async(handler);
@@ -191,12 +211,15 @@ LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, cons
             async.finish();
         }
         complete = true;
+    } catch (const HeadRead &) {
+        complete = true; // the header is in; the rest is deliberately left unread
     } catch (const InputError &e) {
         diagnostics.error(e.code(), e.what(), path, e.offset());
     } catch (const std::bad_alloc &) {
         diagnostics.error("input.out_of_memory", path + ": not enough memory to load this trace", path);
     }
-    handler.finish(complete);
+    if (!options.headOnly || handler.result().kind == TraceKind::Unknown)
+        handler.finish(complete);
     LoadedTrace result = std::move(handler.result());
     result.complete = complete && !diagnostics.hasErrors();
     const uint64_t bytes = complete ? stats.bytes : 0;

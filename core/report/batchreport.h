@@ -5,6 +5,8 @@
 
 #include "session/analysis.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,5 +35,8 @@ std::string buildReportJson(const ReportContext &ctx);
 std::string formatSummary(const ReportContext &ctx);
 
 std::string formatBytes(uint64_t bytes);
+
+// The "diagnostics" array of a report (also used per rank by the job report).
+nlohmann::ordered_json diagnosticsJson(const Diagnostics &diagnostics);
 
 } // namespace syncscope
