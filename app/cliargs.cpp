@@ -29,7 +29,7 @@ const std::vector<CliOption> &cliOptions()
         {"--output-dir", "OUT", "Job",
          "Job mode: write each rank's ET+ as OUT/PREFIX.RANK.json, and with --chakra-et, --critical-path, "
          "--overlay its OUT/PREFIX.RANK.et, .critical_path.json, .overlay.json (the names Chakra and ASTRA-sim "
-         "expect). OUT is created; it is never searched for inputs."},
+         "expect). OUT is created; files under it are not taken as inputs (unless a --job path lies in it)."},
         {"--prefix", "NAME", "Job", "Job mode: PREFIX of the per-rank files (default: trace)."},
         {"--compat", "chakra", "Linking",
          "Reproduce chakra_trace_link exactly, including its known bugs. Default: the same output schema with "

@@ -7,6 +7,10 @@
 #include <filesystem>
 #include <mutex>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace syncscope {
 
 namespace {
@@ -70,6 +74,11 @@ RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options)
             s.devicePath = run.analysis->devicePath;
         }
         run.analysis.reset(); // the traces go now, not when the job ends
+#ifdef __GLIBC__
+        // ...and back to the system: glibc keeps freed memory in the per-thread arenas
+        // of the worker and loader threads, which would add up over the ranks.
+        malloc_trim(0);
+#endif
         s.rank = rank.rank;   // discovery decided it (distributedInfo, else the file name)
         s.exitCode = run.exitCode;
         if (s.hostPath.empty() && s.devicePath.empty()) {
