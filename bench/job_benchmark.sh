@@ -48,21 +48,34 @@ while [ $r -lt 8 ]; do
         "$GEN" --out "$JOB/rank$r" --target-mb 50 --rank $r --world-size 8 --seed $((r + 1)) >/dev/null
     r=$((r + 1))
 done
-sum=0; peak=0; r=0
-while [ $r -lt 8 ]; do
-    measure "$SYNC" --batch --host "$JOB/rank$r.et.json" --device "$JOB/rank$r.kineto.json" \
-        --output "$WORK/single.json"
-    printf "  single rank %d: %6.2f s %6d MB\n" $r "$T" "$M"
-    sum=$(awk -v a="$sum" -v b="$T" 'BEGIN {print a + b}')
-    [ "$M" -gt "$peak" ] && peak=$M
-    r=$((r + 1))
-done
-for jobs in 1 $CORES; do
-    rm -rf "$WORK/out8"
-    measure "$SYNC" --batch --job "$JOB" --jobs "$jobs" --output-dir "$WORK/out8" --report "$WORK/job8.json"
-    awk -v t="$T" -v m="$M" -v s="$sum" -v c="$CORES" -v j="$jobs" -v p="$peak" 'BEGIN {
-        printf "  job --jobs %d: %6.2f s (sum of singles %.2f s / %d cores = %.2f s: %.2fx)  %5d MB RSS (%d x %d MB: %.2fx)\n",
-               j, t, s, c, s / c, t / (s / c), m, j, p, m / (j * p) }'
+# Twice: the analysis alone, then with each rank's ET+ written (outputs are fsync'd
+# before the rename, so on a slow disk that half measures the disk).
+for outputs in none et_plus; do
+    echo "  -- outputs: $outputs"
+    sum=0; peak=0; r=0
+    while [ $r -lt 8 ]; do
+        if [ $outputs = none ]; then
+            measure "$SYNC" --batch --host "$JOB/rank$r.et.json" --device "$JOB/rank$r.kineto.json"
+        else
+            measure "$SYNC" --batch --host "$JOB/rank$r.et.json" --device "$JOB/rank$r.kineto.json" \
+                --output "$WORK/single.json"
+        fi
+        printf "  single rank %d: %6.2f s %6d MB\n" $r "$T" "$M"
+        sum=$(awk -v a="$sum" -v b="$T" 'BEGIN {print a + b}')
+        [ "$M" -gt "$peak" ] && peak=$M
+        r=$((r + 1))
+    done
+    for jobs in 1 $CORES; do
+        rm -rf "$WORK/out8"
+        if [ $outputs = none ]; then
+            measure "$SYNC" --batch --job "$JOB" --jobs "$jobs" --report "$WORK/job8.json"
+        else
+            measure "$SYNC" --batch --job "$JOB" --jobs "$jobs" --output-dir "$WORK/out8" --report "$WORK/job8.json"
+        fi
+        awk -v t="$T" -v m="$M" -v s="$sum" -v c="$CORES" -v j="$jobs" -v p="$peak" 'BEGIN {
+            printf "  job --jobs %d: %6.2f s (sum of singles %.2f s / %d cores = %.2f s: %.2fx)  %5d MB RSS (%d x %d MB: %.2fx)\n",
+                   j, t, s, c, s / c, t / (s / c), m, j, p, m / (j * p) }'
+    done
 done
 echo
 

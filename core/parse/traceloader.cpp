@@ -39,10 +39,6 @@ std::string describeJsonValue(std::string_view raw)
     }
 }
 
-// Thrown by the handler to stop a headOnly load once the header is in.
-struct HeadRead {
-};
-
 class DispatchHandler : public JsonStreamHandler
 {
 public:
@@ -55,17 +51,13 @@ public:
     {
         if (m_result.kind != TraceKind::Unknown)
             return false;
-        switch (traceKindOfArray(key)) {
-        case TraceKind::Device:
+        if (key == "traceEvents" || key.empty()) {
             becomeDevice();
             return true;
-        case TraceKind::Host:
+        }
+        if (key == "nodes") {
             becomeHost();
-            if (m_options.headOnly) // schema and pid stand before "nodes"
-                throw HeadRead{};
             return true;
-        case TraceKind::Unknown:
-            break;
         }
         return false;
     }
@@ -97,7 +89,7 @@ public:
 
     void elementBatch(ElementBatch &batch) override
     {
-        if (m_kineto && m_result.device->events.empty() && !batch.spans.empty() && !m_options.headOnly) {
+        if (m_kineto && m_result.device->events.empty() && !batch.spans.empty()) {
             const double perEvent = static_cast<double>(batch.length) / static_cast<double>(batch.spans.size());
             const double expected = 1.05 * static_cast<double>(m_source.sizeHint()) / std::max(perEvent, 16.0);
             m_result.device->events.reserve(static_cast<size_t>(std::min(expected, 4e8)));
@@ -106,8 +98,6 @@ public:
             m_kineto->addBatch(batch);
         else if (m_host)
             m_host->addBatch(batch);
-        if (m_options.headOnly)
-            throw HeadRead{};
         if (m_options.progress && m_source.fileSize() > 0)
             m_options.progress(static_cast<double>(m_source.consumed()) / static_cast<double>(m_source.fileSize()));
     }
@@ -152,8 +142,7 @@ private:
         m_result.kind = TraceKind::Host;
         m_result.host = std::make_shared<HostTrace>();
         m_result.host->path = m_path;
-        if (!m_options.headOnly)
-            m_result.host->nodes.reserve(static_cast<size_t>(std::min<uint64_t>(m_source.sizeHint() / 600, 100'000'000)));
+        m_result.host->nodes.reserve(static_cast<size_t>(std::min<uint64_t>(m_source.sizeHint() / 600, 100'000'000)));
         m_host = std::make_unique<HostNodeSink>(*m_result.host, m_diag);
         for (auto &kv : m_pending)
             m_host->addTopLevel(kv.first, kv.second);
@@ -172,17 +161,31 @@ private:
 };
 
 
+// Thrown to stop a headOnly load once the header is in.
+struct HeadRead {
+};
+
+// headOnly: forwards the top-level values and the first batch of elements, then stops.
+class HeadOnlyHandler : public JsonStreamHandler
+{
+public:
+    explicit HeadOnlyHandler(JsonStreamHandler &target) : m_target(target) {}
+    bool streamArray(std::string_view key) override { return m_target.streamArray(key); }
+    void topLevelValue(std::string_view key, std::string_view raw) override { m_target.topLevelValue(key, raw); }
+    void arrayBegin(std::string_view key) override { m_target.arrayBegin(key); }
+    void arrayEnd(std::string_view key) override { m_target.arrayEnd(key); }
+    void elementBatch(ElementBatch &batch) override
+    {
+        m_target.elementBatch(batch);
+        throw HeadRead{};
+    }
+
+private:
+    JsonStreamHandler &m_target;
+};
+
 
 } // namespace
-
-TraceKind traceKindOfArray(std::string_view key)
-{
-    if (key == "traceEvents" || key.empty())
-        return TraceKind::Device;
-    if (key == "nodes")
-        return TraceKind::Host;
-    return TraceKind::Unknown;
-}
 
 LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, const LoadOptions &options)
 {
@@ -199,11 +202,14 @@ LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, cons
         return {};
     }
     DispatchHandler handler(path, diagnostics, options, *source);
+    HeadOnlyHandler head(handler);
     bool complete = false;
     JsonStreamStats stats;
     try {
         // Small files: one thread. Large ones: scan on this thread, parse on a worker.
-        if (options.headOnly || (source->fileSize() < (4u << 20) && !source->compressed())) {
+        if (options.headOnly) {
+            stats = streamJson(*source, path, head, options.cancel);
+        } else if (source->fileSize() < (4u << 20) && !source->compressed()) {
             stats = streamJson(*source, path, handler, options.cancel);
         } else {
             AsyncJsonStreamHandler async(handler);
@@ -218,7 +224,7 @@ LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, cons
     } catch (const std::bad_alloc &) {
         diagnostics.error("input.out_of_memory", path + ": not enough memory to load this trace", path);
     }
-    if (!options.headOnly || handler.result().kind == TraceKind::Unknown)
+    if (!options.headOnly || handler.result().kind == TraceKind::Unknown) // a partial list is not finished
         handler.finish(complete);
     LoadedTrace result = std::move(handler.result());
     result.complete = complete && !diagnostics.hasErrors();

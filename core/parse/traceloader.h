@@ -11,15 +11,11 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 
 namespace syncscope {
 
 enum class TraceKind { Unknown, Host, Device };
 const char *traceKindName(TraceKind k);
-// The kind a top-level array makes a document: "traceEvents" (or a bare array) a
-// Kineto trace, "nodes" a host execution trace.
-TraceKind traceKindOfArray(std::string_view key);
 
 struct LoadedTrace {
     TraceKind kind = TraceKind::Unknown;
