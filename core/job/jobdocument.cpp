@@ -229,7 +229,8 @@ std::string formatJobSummary(const JobReportInput &in)
             s += "  rank " + std::to_string(rank) + ": " + fixed(it->second->collectiveWaitCausedUs / 1e3) +
                  " ms caused, last in " + std::to_string(it->second->lastArrivals) + " collective(s)";
             for (size_t k = 0; k < delayed.size() && k < 3; ++k)
-                s += std::string(k ? ", " : "; most: ") + delayed[k].second->name +
+                s += std::string(k ? ", " : "; most: ") + delayed[k].second->name + " #" +
+                     std::to_string(delayed[k].second - in.analysis->collectives.data()) +
                      (delayed[k].second->processGroup.empty() ? "" : " [" + delayed[k].second->processGroup + "]") +
                      " " + fixed(delayed[k].first / 1e3) + " ms";
             s += "\n";
