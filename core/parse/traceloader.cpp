@@ -165,12 +165,19 @@ private:
 struct HeadRead {
 };
 
-// headOnly: forwards the top-level values and the first batch of elements, then stops.
+// headOnly: forwards the top-level values and the first batch of a Kineto trace's events
+// (their pid and start time), then stops.
 class HeadOnlyHandler : public JsonStreamHandler
 {
 public:
     explicit HeadOnlyHandler(JsonStreamHandler &target) : m_target(target) {}
-    bool streamArray(std::string_view key) override { return m_target.streamArray(key); }
+    bool streamArray(std::string_view key) override
+    {
+        const bool stream = m_target.streamArray(key);
+        if (stream && key == "nodes") // an ET's schema and pid stand before its nodes: nothing more needed
+            throw HeadRead{};
+        return stream;
+    }
     void topLevelValue(std::string_view key, std::string_view raw) override { m_target.topLevelValue(key, raw); }
     void arrayBegin(std::string_view key) override { m_target.arrayBegin(key); }
     void arrayEnd(std::string_view key) override { m_target.arrayEnd(key); }

@@ -63,6 +63,7 @@ class TestJobDiscovery : public QObject
 private slots:
     void rankFromFileNames_data();
     void rankFromFileNames();
+    void headOnlyLoads();
     void realEightRankJob();
     void pairsByPidWhenNamesSayNothing();
     void listFileAndRepeatedInputs();
@@ -100,6 +101,28 @@ void TestJobDiscovery::rankFromFileNames()
     QFETCH(int, rank);
     const auto got = rankFromFileName(std::filesystem::path(file.toStdString()).filename().string());
     QCOMPARE(got ? static_cast<int>(*got) : -1, rank);
+}
+
+void TestJobDiscovery::headOnlyLoads()
+{
+    // Classification reads the header (and a Kineto trace's first events), never the whole file.
+    const std::string dir = testutil::tempDir();
+    LoadOptions head;
+    head.headOnly = true;
+    Diagnostics diag;
+    const LoadedTrace h = loadTrace(put(dir, "h.json", host(4242)), diag, head);
+    QCOMPARE(h.kind, TraceKind::Host);
+    QVERIFY(h.complete);
+    QCOMPARE(h.host->pid, int64_t(4242));
+    QVERIFY(h.host->nodes.empty()); // stopped at "nodes"
+    const LoadedTrace d = loadTrace(put(dir, "d.json", device(3, 4, 77)), diag, head);
+    QCOMPARE(d.kind, TraceKind::Device);
+    QVERIFY(d.complete);
+    QCOMPARE(*d.device->distributed.rank, int64_t(3));
+    QCOMPARE(d.device->events.front().pid, int64_t(77));
+    const LoadedTrace junk = loadTrace(put(dir, "j.json", R"({"a": 1})"), diag, head);
+    QCOMPARE(junk.kind, TraceKind::Unknown);
+    QVERIFY(diag.find("input.not_a_trace"));
 }
 
 void TestJobDiscovery::realEightRankJob()
