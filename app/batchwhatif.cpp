@@ -7,8 +7,8 @@ namespace syncscope {
 
 bool parseWhatIfRules(const CliArgs &args, std::vector<WhatIfRule> &rules, std::string &error)
 {
-    auto it = args.lists.find("--what-if");
-    if (it == args.lists.end())
+    auto it = args.repeated.find("--what-if");
+    if (it == args.repeated.end())
         return true;
     for (const std::string &text : it->second) {
         WhatIfRule rule;

@@ -23,6 +23,18 @@ const std::vector<CliOption> &cliOptions()
         {"--host", "FILE", "Inputs", "Host execution trace (PyTorch ExecutionTraceObserver JSON, .json or .json.gz)."},
         {"--device", "FILE", "Inputs", "Kineto device trace (torch.profiler Chrome trace JSON, .json or .json.gz)."},
         {"--rank", "N", "Inputs", "Rank of this pair; checked against the trace's distributedInfo."},
+        {"--job", "DIR|LIST", "Job",
+         "With --batch: analyse every rank of a distributed job. DIR is searched recursively for .json and "
+         ".json.gz traces, classified by content; ranks come from the Kineto distributedInfo (else the file "
+         "name: rank-N, rankN, _rank_N, NAME.N.json, NAME_N.pt.trace.json) and host and device traces are "
+         "paired by pid and rank. Give it several times, or a LIST file naming one directory or trace per line.",
+         CliRepeatable},
+        {"--jobs", "N", "Job", "Ranks analysed at once in job mode (default: the number of cores)."},
+        {"--output-dir", "OUT", "Job",
+         "Job mode: write each rank's ET+ as OUT/PREFIX.RANK.json, and with --chakra-et, --critical-path, "
+         "--overlay its OUT/PREFIX.RANK.et, .critical_path.json, .overlay.json (the names Chakra and ASTRA-sim "
+         "expect). OUT is created; files under it are not taken as inputs (unless a --job path lies in it)."},
+        {"--prefix", "NAME", "Job", "Job mode: PREFIX of the per-rank files (default: trace)."},
         {"--compat", "chakra", "Linking",
          "Reproduce chakra_trace_link exactly, including its known bugs. Its sync_dep entries come from the "
          "critical path of HTA d731cc2e, the HTA that Chakra pins (whatever --hta-version says). Default: the "
@@ -45,19 +57,26 @@ const std::vector<CliOption> &cliOptions()
         {"--chakra-et", "FILE", "Outputs",
          "Write the Chakra protobuf execution trace (.et) that ASTRA-sim and other simulators replay (gzip when "
          "FILE ends in .gz). Follows --compat: chakra reproduces chakra_converter PyTorch exactly; the default "
-         "fixes its dependency bugs."},
+         "fixes its dependency bugs. In job mode give no FILE: each rank's goes to --output-dir.",
+         CliOptionalValue},
         {"--what-if", "RULE", "Critical path",
          "Project the critical path with changed durations (repeatable): 'SELECTOR*FACTOR' scales, "
          "'SELECTOR=DURATION' sets (us, or ns/us/ms/s; 0 removes the work), 'sync:SELECTOR=drop' removes the waits "
          "of the matching ops. SELECTOR: name~REGEX, name=NAME, cat=kernel|cpu_op|runtime|memcpy|memset, comm, "
-         "compute, stream=N, rank=N, event=N, or a name; join terms with '&'. See docs/what_if.md."},
-        {"--critical-path", "FILE", "Outputs", "Write the critical-path graph, path, sync edges and summary (JSON)."},
+         "compute, stream=N, rank=N, event=N, or a name; join terms with '&'. See docs/what_if.md.",
+         CliRepeatable},
+        {"--critical-path", "FILE", "Outputs",
+         "Write the critical-path graph, path, sync edges and summary (JSON). In job mode give no FILE: each "
+         "rank's goes to --output-dir.",
+         CliOptionalValue},
         {"--overlay", "FILE", "Outputs",
          "Write the device trace with critical events marked and critical-path flows added, for Perfetto "
-         "(gzip when FILE ends in .gz)."},
+         "(gzip when FILE ends in .gz). In job mode give no FILE: each rank's goes to --output-dir.",
+         CliOptionalValue},
         {"--overlay-all-events", nullptr, "Outputs",
          "Keep the non-critical events in the overlay (HTA only_show_critical_events=False)."},
-        {"--report", "FILE", "Outputs", "Write a machine-readable JSON report of the run."},
+        {"--report", "FILE", "Outputs",
+         "Write a machine-readable JSON report of the run (in job mode: the job report, README \"Job report\")."},
         {"--quiet", nullptr, "Outputs", "Print nothing on stderr except errors."},
         {"--screenshot", "FILE", "Window",
          "Load the traces, render the inspector window offscreen to FILE (PNG) and exit. Needs no display."},
@@ -71,12 +90,6 @@ const std::vector<CliOption> &cliOptions()
 }
 
 namespace {
-
-// Options that may be given several times; CliArgs::lists keeps every value.
-bool isRepeatable(const std::string &name)
-{
-    return name == "--what-if";
-}
 
 const CliOption *findOption(const std::string &name)
 {
@@ -115,7 +128,10 @@ CliArgs parseCli(const std::vector<std::string> &args)
             return out;
         }
         if (opt->valueName) {
-            if (!inlineValue) {
+            const bool optional = (opt->flags & CliOptionalValue) != 0;
+            if (!inlineValue && optional && (i + 1 >= args.size() || args[i + 1].rfind("-", 0) == 0)) {
+                // no value given: fine in job mode (checked below)
+            } else if (!inlineValue) {
                 if (i + 1 >= args.size()) {
                     out.error = std::string(opt->name) + " needs a value (" + opt->valueName + ")";
                     return out;
@@ -126,13 +142,21 @@ CliArgs parseCli(const std::vector<std::string> &args)
             out.error = std::string(opt->name) + " takes no value";
             return out;
         }
-        out.lists[arg].push_back(value);
-        if (out.values.count(arg) && opt->valueName && !isRepeatable(arg)) {
+        if (opt->flags & CliRepeatable)
+            out.repeated[arg].push_back(value);
+        else if (out.values.count(arg) && opt->valueName) {
             out.error = std::string(opt->name) + " was given twice";
             return out;
         }
         out.values[arg] = value;
     }
+    // Outside job mode an optional value is still required.
+    if (!out.has("--job"))
+        for (const auto &o : cliOptions())
+            if ((o.flags & CliOptionalValue) && out.has(o.name) && out.value(o.name).empty()) {
+                out.error = std::string(o.name) + " needs a value (" + o.valueName + ")";
+                return out;
+            }
     return out;
 }
 
@@ -177,6 +201,7 @@ std::string helpText()
         "  syncscope [HOST_ET] [DEVICE_TRACE]        open a trace pair (either order) in the inspector\n"
         "  syncscope --sample                         open the bundled sample pair\n"
         "  syncscope --batch --host HOST_ET --device DEVICE_TRACE [options]\n"
+        "  syncscope --batch --job DIR [--jobs N] [--output-dir OUT] [--report FILE] [options]\n"
         "\n"
         "Syncscope links a PyTorch host execution trace with its Kineto device trace the way\n"
         "Chakra's chakra_trace_link does, infers CPU-GPU synchronisation and the critical path\n"
@@ -187,7 +212,9 @@ std::string helpText()
             section = o.section;
             s += std::string("\n") + section + ":\n";
         }
-        std::string left = std::string("  ") + o.name + (o.valueName ? std::string(" ") + o.valueName : "");
+        std::string left = std::string("  ") + o.name;
+        if (o.valueName)
+            left += (o.flags & CliOptionalValue) ? std::string(" [") + o.valueName + "]" : std::string(" ") + o.valueName;
         if (left.size() < 30)
             left.append(30 - left.size(), ' ');
         else
@@ -223,7 +250,10 @@ std::string manPage()
                     ".SH NAME\nsyncscope \\- inspect, link and analyse PyTorch execution and Kineto traces\n"
                     ".SH SYNOPSIS\n.B syncscope\n[\\fIHOST_ET\\fR] [\\fIDEVICE_TRACE\\fR]\n.br\n"
                     ".B syncscope \\-\\-batch \\-\\-host\n\\fIHOST_ET\\fR \\fB\\-\\-device\\fR \\fIDEVICE_TRACE\\fR "
-                    "[\\fIoptions\\fR]\n"
+                    "[\\fIoptions\\fR]\n.br\n"
+                    ".B syncscope \\-\\-batch \\-\\-job\n\\fIDIR\\fR [\\fIoptions\\fR]\n"
+                    ".br\n.B mpirun \\-np\n\\fIP\\fR \\fBsyncscope\\-mpi \\-\\-job\\fR \\fIDIR\\fR "
+                    "\\fB\\-\\-report\\fR \\fIFILE\\fR [\\fIoptions\\fR]\n"
                     ".SH DESCRIPTION\nSyncscope links a PyTorch host execution trace with its Kineto device trace "
                     "the way Chakra's chakra_trace_link does, infers CPU\\-GPU synchronisation and the critical "
                     "path the way Holistic Trace Analysis does, shows them on a timeline and exports the results.\n";
@@ -236,8 +266,11 @@ std::string manPage()
                 c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
             s += ".SH " + heading + "\n";
         }
-        s += ".TP\n.B " + esc(o.name) + (o.valueName ? std::string(" \\fI") + esc(o.valueName) + "\\fR" : "") + "\n" +
-             esc(o.help) + "\n";
+        std::string value;
+        if (o.valueName)
+            value = (o.flags & CliOptionalValue) ? " [\\fI" + esc(o.valueName) + "\\fR]"
+                                                 : " \\fI" + esc(o.valueName) + "\\fR";
+        s += ".TP\n.B " + esc(o.name) + value + "\n" + esc(o.help) + "\n";
     }
     s += ".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\ninternal error\n.TP\n2\nusage error\n.TP\n3\nan input is "
          "missing, unreadable, invalid or of the wrong kind\n.TP\n4\nnothing could be linked\n.TP\n5\nan output "

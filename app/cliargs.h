@@ -13,18 +13,24 @@
 namespace syncscope {
 
 
+enum CliOptionFlag : unsigned {
+    CliRepeatable = 1,    // may be given several times (CliArgs::all)
+    CliOptionalValue = 2, // the value may be left out (job mode: "--chakra-et" alone)
+};
+
 struct CliOption {
     const char *name;      // "--host"
     const char *valueName; // "FILE", or nullptr for a switch
     const char *section;   // "Batch", "Linking", ...
     const char *help;
+    unsigned flags = 0;    // CliOptionFlag
 };
 
 const std::vector<CliOption> &cliOptions();
 
 struct CliArgs {
-    std::map<std::string, std::string> values; // option -> value ("" for switches; the last for repeatable ones)
-    std::map<std::string, std::vector<std::string>> lists; // option -> every value, in order
+    std::map<std::string, std::string> values; // option -> value ("" for switches; the last one when repeated)
+    std::map<std::string, std::vector<std::string>> repeated; // CliRepeatable options: every value, in order
     std::vector<std::string> positional;
     std::string error; // non-empty: usage error
 
@@ -33,6 +39,11 @@ struct CliArgs {
     {
         auto it = values.find(name);
         return it == values.end() ? fallback : it->second;
+    }
+    std::vector<std::string> all(const std::string &name) const
+    {
+        auto it = repeated.find(name);
+        return it == repeated.end() ? std::vector<std::string>{} : it->second;
     }
 };
 

@@ -28,6 +28,11 @@ int main(int argc, char **argv)
         std::cout << versionText();
         return ExitOk;
     }
+    if (cli.has("--job") && !cli.has("--batch")) {
+        std::cerr << "syncscope: --job needs --batch (the inspector opens one rank)\nTry 'syncscope --help' for more "
+                     "information.\n";
+        return ExitUsage;
+    }
     CliRequest request;
     std::string error;
     if (!buildCliRequest(cli, argc > 0 ? argv[0] : nullptr, request, error)) {

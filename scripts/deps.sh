@@ -7,7 +7,7 @@ set -eu
 PACKAGES="cmake ninja-build g++ pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 \
 nlohmann-json3-dev libsimdjson-dev libprotobuf-dev protobuf-compiler zlib1g-dev xvfb \
 desktop-file-utils appstream dpkg-dev file shared-mime-info \
-clang libclang-rt-dev"
+clang libclang-rt-dev libopenmpi-dev openmpi-bin"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

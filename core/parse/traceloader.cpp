@@ -200,6 +200,36 @@ private:
 };
 
 
+// Thrown to stop a headOnly load once the header is in.
+struct HeadRead {
+};
+
+// headOnly: forwards the top-level values and the first batch of a Kineto trace's events
+// (their pid and start time), then stops.
+class HeadOnlyHandler : public JsonStreamHandler
+{
+public:
+    explicit HeadOnlyHandler(JsonStreamHandler &target) : m_target(target) {}
+    bool streamArray(std::string_view key) override
+    {
+        const bool stream = m_target.streamArray(key);
+        if (stream && key == "nodes") // an ET's schema and pid stand before its nodes: nothing more needed
+            throw HeadRead{};
+        return stream;
+    }
+    void topLevelValue(std::string_view key, std::string_view raw) override { m_target.topLevelValue(key, raw); }
+    void arrayBegin(std::string_view key) override { m_target.arrayBegin(key); }
+    void arrayEnd(std::string_view key) override { m_target.arrayEnd(key); }
+    void elementBatch(ElementBatch &batch) override
+    {
+        m_target.elementBatch(batch);
+        throw HeadRead{};
+    }
+
+private:
+    JsonStreamHandler &m_target;
+};
+
 
 } // namespace
 
@@ -218,11 +248,14 @@ LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, cons
         return {};
     }
     DispatchHandler handler(path, diagnostics, options, *source);
+    HeadOnlyHandler head(handler);
     bool complete = false;
     JsonStreamStats stats;
     try {
         // Small files: one thread. Large ones: scan on this thread, parse on a worker.
-        if (source->fileSize() < (4u << 20) && !source->compressed()) {
+        if (options.headOnly) {
+            stats = streamJson(*source, path, head, options.cancel);
+        } else if (source->fileSize() < (4u << 20) && !source->compressed()) {
             stats = streamJson(*source, path, handler, options.cancel);
         } else {
             AsyncJsonStreamHandler async(handler);
@@ -230,12 +263,15 @@ LoadedTrace loadTrace(const std::string &path, Diagnostics &allDiagnostics, cons
             async.finish();
         }
         complete = true;
+    } catch (const HeadRead &) {
+        complete = true; // the header is in; the rest is deliberately left unread
     } catch (const InputError &e) {
         diagnostics.error(e.code(), e.what(), path, e.offset());
     } catch (const std::bad_alloc &) {
         diagnostics.error("input.out_of_memory", path + ": not enough memory to load this trace", path);
     }
-    handler.finish(complete);
+    if (!options.headOnly || handler.result().kind == TraceKind::Unknown) // a partial list is not finished
+        handler.finish(complete);
     LoadedTrace result = std::move(handler.result());
     result.complete = complete && !diagnostics.hasErrors();
     const uint64_t bytes = complete ? stats.bytes : 0;

@@ -76,6 +76,25 @@ std::string formatBytes(uint64_t bytes)
     return buf;
 }
 
+ojson diagnosticsJson(const Diagnostics &diagnostics)
+{
+    ojson diags = ojson::array();
+    for (const auto &d : diagnostics.items()) {
+        ojson dj;
+        dj["severity"] = severityName(d.severity);
+        dj["code"] = d.code;
+        dj["message"] = d.message;
+        if (!d.file.empty())
+            dj["file"] = d.file;
+        if (d.offset >= 0)
+            dj["offset"] = d.offset;
+        if (d.count > 1)
+            dj["count"] = d.count;
+        diags.push_back(dj);
+    }
+    return diags;
+}
+
 std::string buildReportJson(const ReportContext &ctx)
 {
     const Analysis &a = *ctx.analysis;
@@ -189,21 +208,7 @@ std::string buildReportJson(const ReportContext &ctx)
     }
     r["outputs"] = outs;
 
-    ojson diags = ojson::array();
-    for (const auto &d : a.diagnostics.items()) {
-        ojson dj;
-        dj["severity"] = severityName(d.severity);
-        dj["code"] = d.code;
-        dj["message"] = d.message;
-        if (!d.file.empty())
-            dj["file"] = d.file;
-        if (d.offset >= 0)
-            dj["offset"] = d.offset;
-        if (d.count > 1)
-            dj["count"] = d.count;
-        diags.push_back(dj);
-    }
-    r["diagnostics"] = diags;
+    r["diagnostics"] = diagnosticsJson(a.diagnostics);
     r["timing"] = {{"load_s", a.times.loadSeconds},
                    {"sync_s", a.times.syncSeconds},
                    {"critical_path_s", a.times.criticalPathSeconds},

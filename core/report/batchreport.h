@@ -7,6 +7,8 @@
 #include "export/chakrareplay.h"
 #include "session/analysis.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,5 +39,8 @@ std::string buildReportJson(const ReportContext &ctx);
 std::string formatSummary(const ReportContext &ctx);
 
 std::string formatBytes(uint64_t bytes);
+
+// The "diagnostics" array of a report (also used per rank by the job report).
+nlohmann::ordered_json diagnosticsJson(const Diagnostics &diagnostics);
 
 } // namespace syncscope

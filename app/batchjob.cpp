@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+#include "batchjob.h"
+
+#include "io/outputfile.h"
+#include "job/jobanalysis.h"
+#include "job/parallel.h"
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+namespace syncscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+bool parseWorkers(const std::string &text, unsigned &out)
+{
+    try {
+        size_t used = 0;
+        const long long n = std::stoll(text, &used);
+        if (used != text.size() || n < 1 || n > 4096)
+            return false;
+        out = static_cast<unsigned>(n);
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
+bool isInside(const fs::path &path, const fs::path &dir)
+{
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+    const fs::path d = fs::weakly_canonical(fs::absolute(dir), ec);
+    auto rel = p.lexically_relative(d);
+    return !rel.empty() && *rel.begin() != "..";
+}
+
+std::vector<std::string> allInputFiles(const JobDiscovery &d)
+{
+    std::vector<std::string> files;
+    for (const auto &f : d.files)
+        files.push_back(f.path);
+    return files;
+}
+
+} // namespace
+
+bool buildJobCli(const CliArgs &args, const CliRequest &request, unsigned defaultWorkers, JobCli &out,
+                 std::string &error)
+{
+    out.inputs = args.all("--job");
+    for (const char *single : {"--host", "--device", "--sample", "--rank", "--inspect", "--screenshot", "--size",
+                               "--select", "--open-pair"})
+        if (args.has(single)) {
+            error = std::string(single) + " cannot be combined with --job (the job's files are found in its directory)";
+            return false;
+        }
+    if (!args.positional.empty()) {
+        error = "--job takes its inputs from its directory; unexpected argument '" + args.positional.front() + "'";
+        return false;
+    }
+    if (args.has("--output")) {
+        error = "--output names one file; in job mode use --output-dir OUT (each rank's ET+ is OUT/PREFIX.RANK.json)";
+        return false;
+    }
+    for (const char *perRank : {"--chakra-et", "--critical-path", "--overlay"}) {
+        if (!args.has(perRank))
+            continue;
+        if (!args.value(perRank).empty()) {
+            error = std::string(perRank) + " takes no FILE in job mode: each rank's file goes to --output-dir";
+            return false;
+        }
+        if (!args.has("--output-dir")) {
+            error = std::string(perRank) + " in job mode needs --output-dir OUT";
+            return false;
+        }
+    }
+    out.run.workers = defaultWorkers;
+    if (args.has("--jobs") && !parseWorkers(args.value("--jobs"), out.run.workers)) {
+        error = "--jobs takes a number of workers from 1 to 4096 (got '" + args.value("--jobs") + "')";
+        return false;
+    }
+    JobOutputOptions &o = out.run.outputs;
+    o.dir = args.value("--output-dir");
+    if (args.has("--output-dir") && o.dir.empty()) {
+        error = "--output-dir needs a directory";
+        return false;
+    }
+    if (args.has("--prefix")) {
+        o.prefix = args.value("--prefix");
+        if (o.prefix.empty() || o.prefix.find('/') != std::string::npos) {
+            error = "--prefix takes a file name prefix without '/' (got '" + o.prefix + "')";
+            return false;
+        }
+    }
+    o.chakraEt = args.has("--chakra-et");
+    o.criticalPath = args.has("--critical-path");
+    o.overlay = args.has("--overlay");
+    o.overlayAllEvents = args.has("--overlay-all-events");
+    out.run.request = request.request;
+    out.reportPath = args.value("--report");
+    if (args.has("--report") && out.reportPath.empty()) {
+        error = "--report needs a file name";
+        return false;
+    }
+    out.quiet = args.has("--quiet");
+    return true;
+}
+
+JobDiscovery discoverJobInputs(const JobCli &job)
+{
+    DiscoveryOptions opts;
+    opts.workers = job.run.workers;
+    const std::string &out = job.run.outputs.dir;
+    if (!out.empty()) {
+        bool inputInsideOut = false;
+        for (const auto &in : job.inputs)
+            inputInsideOut |= isInside(in, out) || fs::path(in).lexically_normal() == fs::path(out).lexically_normal();
+        if (!inputInsideOut) // our own outputs (ET+ are host traces, overlays Kineto traces) are no inputs
+            opts.exclude.push_back(out);
+    }
+    return discoverJob(job.inputs, opts);
+}
+
+bool prepareOutputDir(const JobCli &job, std::string &error)
+{
+    const std::string &dir = job.run.outputs.dir;
+    if (dir.empty())
+        return true;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir)) {
+        error = dir + ": the output directory cannot be created (" +
+                (ec ? ec.message() : std::string("it exists and is not a directory")) + ")";
+        return false;
+    }
+    return true;
+}
+
+int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vector<RankSummary> &ranks,
+              JobTiming timing)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    JobAnalysis analysis = analyzeJob(analysableRanks(ranks), JobOptions{});
+    timing.analysisSeconds = secondsSince(t0);
+    timing.totalSeconds += timing.analysisSeconds;
+
+    JobReportInput in;
+    in.discovery = &discovery;
+    in.ranks = &ranks;
+    in.analysis = &analysis;
+    in.window = &job.run.request.cpa;
+    in.exitCode = jobExitCode(discovery, ranks);
+    in.timing = timing;
+    int code = in.exitCode;
+    if (!job.reportPath.empty()) {
+        try {
+            writeFileAtomically(job.reportPath, buildJobReportJson(in), allInputFiles(discovery));
+        } catch (const OutputError &e) {
+            std::cerr << "syncscope: " << e.what() << "\n";
+            code = std::max<int>(code, ExitOutput);
+        }
+    }
+    if (!job.quiet) {
+        std::cerr << formatJobSummary(in);
+    } else {
+        for (const auto &d : discovery.diagnostics.items())
+            if (d.severity == Severity::Error)
+                std::cerr << "syncscope: error: " << d.message << "\n";
+        for (const auto &r : ranks)
+            for (const auto &d : r.diagnostics.items())
+                if (d.severity == Severity::Error)
+                    std::cerr << "syncscope: error: rank " << r.rank << ": " << d.message << "\n";
+    }
+    return code;
+}
+
+int runBatchJob(const CliArgs &args, const CliRequest &request)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    JobCli job;
+    std::string error;
+    if (!buildJobCli(args, request, defaultWorkers(), job, error)) {
+        std::cerr << "syncscope: " << error << "\nTry 'syncscope --help' for more information.\n";
+        return ExitUsage;
+    }
+    if (!prepareOutputDir(job, error)) {
+        std::cerr << "syncscope: error: " << error << "\n";
+        return ExitOutput;
+    }
+    JobTiming timing;
+    timing.workers = job.run.workers;
+    const JobDiscovery discovery = discoverJobInputs(job);
+    timing.discoverySeconds = secondsSince(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    const std::vector<RankSummary> ranks = runJobRanks(discovery.ranks, job.run);
+    timing.ranksSeconds = secondsSince(t1);
+    timing.totalSeconds = secondsSince(t0);
+    return finishJob(job, discovery, ranks, timing);
+}
+
+} // namespace syncscope

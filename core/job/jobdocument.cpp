@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+#include "jobdocument.h"
+
+#include "jobreport.h"
+#include "report/batchreport.h"
+#include "session/exitcodes.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace syncscope {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+bool analysable(const RankSummary &r)
+{
+    return r.exitCode != ExitBadInput && r.exitCode != ExitInternal && !r.devicePath.empty();
+}
+
+ojson pathOrNull(const std::string &p)
+{
+    return p.empty() ? ojson(nullptr) : ojson(p);
+}
+
+ojson linkJson(const RankLinkStats &l)
+{
+    if (!l.present)
+        return nullptr;
+    ojson j;
+    j["host_ops"] = l.hostOps;
+    j["host_ops_linked"] = l.hostOpsLinked;
+    j["host_ops_with_twin"] = l.hostOpsWithTwin;
+    j["coverage_percent"] = 100.0 * l.coverage;
+    j["kineto_cpu_ops"] = l.kinetoCpuOps;
+    j["kineto_cpu_ops_linked"] = l.kinetoCpuOpsLinked;
+    j["gpu_ops"] = l.gpuOps;
+    j["gpu_ops_linked"] = l.gpuOpsLinked;
+    return j;
+}
+
+ojson criticalPathJson(const RankCpGraph &cp)
+{
+    ojson summary = ojson::object();
+    for (const auto &[bound, pct] : cp.summaryPct)
+        summary[bound] = pct;
+    return {{"weight_us", cp.valid ? ojson(cp.weightUs) : ojson(nullptr)}, {"summary", summary}};
+}
+
+std::map<int64_t, const RankJobStats *> statsByRank(const JobAnalysis *a)
+{
+    std::map<int64_t, const RankJobStats *> m;
+    if (a)
+        for (const auto &s : a->ranks)
+            m[s.rank] = &s;
+    return m;
+}
+
+std::string fixed(double v, int decimals = 2)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string column(std::string s, size_t width, bool right = true)
+{
+    if (s.size() >= width)
+        return s;
+    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+std::string topBound(const RankCpGraph &cp)
+{
+    if (!cp.valid || cp.summaryPct.empty())
+        return "-";
+    auto best = std::max_element(cp.summaryPct.begin(), cp.summaryPct.end(),
+                                 [](const auto &a, const auto &b) { return a.second < b.second; });
+    return best->first + " " + fixed(best->second, 0) + "%";
+}
+
+} // namespace
+
+std::vector<RankSummary> analysableRanks(const std::vector<RankSummary> &ranks)
+{
+    std::vector<RankSummary> out;
+    for (const auto &r : ranks)
+        if (analysable(r))
+            out.push_back(r);
+    return out;
+}
+
+int jobExitCode(const JobDiscovery &discovery, const std::vector<RankSummary> &ranks)
+{
+    int code = discovery.diagnostics.hasErrors() || ranks.empty() ? ExitBadInput : ExitOk;
+    for (const auto &r : ranks)
+        code = std::max(code, r.exitCode);
+    return code;
+}
+
+double rankStepTimeUs(const RankSummary &r, const CriticalPathOptions &window)
+{
+    const auto first = static_cast<size_t>(std::max(0, window.instanceFirst));
+    const auto last = static_cast<size_t>(std::max(window.instanceFirst, window.instanceLast));
+    if (!r.steps.empty() && last < r.steps.size())
+        return static_cast<double>(r.steps[last].endNs - r.steps[first].startNs) / 1e3;
+    if (r.traceEndNs > r.traceStartNs)
+        return static_cast<double>(r.traceEndNs - r.traceStartNs) / 1e3;
+    return -1;
+}
+
+std::string buildJobReportJson(const JobReportInput &in)
+{
+    const JobDiscovery &d = *in.discovery;
+    const auto stats = statsByRank(in.analysis);
+    const CriticalPathOptions defaultWindow;
+    const CriticalPathOptions &window = in.window ? *in.window : defaultWindow;
+    ojson r;
+
+    ojson job;
+    job["syncscope_version"] = SYNCSCOPE_VERSION;
+    const std::optional<int64_t> world = d.worldSize ? d.worldSize : in.analysis ? in.analysis->worldSize : std::nullopt;
+    job["world_size"] = world ? ojson(*world) : ojson(nullptr);
+    job["ranks_found"] = in.ranks->size();
+    ojson rankNumbers = ojson::array();
+    for (const auto &s : *in.ranks)
+        rankNumbers.push_back(s.rank);
+    job["ranks"] = rankNumbers;
+    job["missing_ranks"] = d.missingRanks;
+    job["clock_reference_rank"] = in.analysis && in.analysis->clockReferenceRank >= 0
+                                      ? ojson(in.analysis->clockReferenceRank)
+                                      : ojson(nullptr);
+    job["exit_code"] = in.exitCode;
+    Diagnostics all = d.diagnostics;
+    if (in.analysis)
+        all.append(in.analysis->diagnostics);
+    job["diagnostics"] = diagnosticsJson(all);
+    r["job"] = job;
+
+    ojson rows = ojson::array();
+    for (const auto &s : *in.ranks) {
+        ojson row;
+        row["rank"] = s.rank;
+        row["host"] = pathOrNull(s.hostPath);
+        row["device"] = pathOrNull(s.devicePath);
+        row["exit_code"] = s.exitCode;
+        const double step = rankStepTimeUs(s, window);
+        row["step_time_us"] = step >= 0 ? ojson(step) : ojson(nullptr);
+        row["link"] = linkJson(s.link);
+        const auto it = stats.find(s.rank);
+        const ojson jobStats = it != stats.end() ? ojson(rankJobJson(*it->second)) : ojson(nullptr);
+        for (const char *key : {"clock_offset_us"})
+            row[key] = jobStats.is_object() && jobStats.contains(key) ? jobStats[key] : ojson(nullptr);
+        row["critical_path"] = criticalPathJson(s.criticalPath);
+        for (const char *key : {"collective_wait_us", "collective_wait_caused_us", "last_arrivals"})
+            row[key] = jobStats.is_object() && jobStats.contains(key) ? jobStats[key] : ojson(nullptr);
+        if (jobStats.is_object()) // anything further the cross-rank layer reports per rank
+            for (const auto &[key, value] : jobStats.items())
+                if (!row.contains(key))
+                    row[key] = value;
+        ojson outs = ojson::array();
+        for (const auto &[kind, path] : s.outputs)
+            outs.push_back({{"kind", kind}, {"path", path}});
+        row["outputs"] = outs;
+        row["diagnostics"] = diagnosticsJson(s.diagnostics);
+        rows.push_back(row);
+    }
+    r["ranks"] = rows;
+
+    const ojson cross = in.analysis ? ojson(jobAnalysisJson(*in.analysis)) : ojson(nullptr);
+    for (const char *key : {"collectives", "stragglers", "job_critical_path"})
+        r[key] = cross.is_object() && cross.contains(key) ? cross[key] : ojson(nullptr);
+
+    const JobTiming &t = in.timing;
+    r["timing"] = {{"discovery_s", t.discoverySeconds}, {"ranks_s", t.ranksSeconds},
+                   {"cross_rank_s", t.analysisSeconds}, {"total_s", t.totalSeconds},
+                   {"workers", t.workers},          {"processes", t.processes}};
+    return r.dump(2) + "\n";
+}
+
+std::string formatJobSummary(const JobReportInput &in)
+{
+    const JobDiscovery &d = *in.discovery;
+    const auto stats = statsByRank(in.analysis);
+    const CriticalPathOptions defaultWindow;
+    const CriticalPathOptions &window = in.window ? *in.window : defaultWindow;
+    std::string s = "Job: " + std::to_string(in.ranks->size()) + " rank(s)";
+    if (d.worldSize)
+        s += " of world_size " + std::to_string(*d.worldSize);
+    if (in.analysis && in.analysis->clockReferenceRank >= 0)
+        s += ", clocks aligned on rank " + std::to_string(in.analysis->clockReferenceRank);
+    s += "; " + std::to_string(in.timing.workers) + " worker(s)" +
+         (in.timing.processes > 1 ? " x " + std::to_string(in.timing.processes) + " MPI processes" : "") + ", " +
+         fixed(in.timing.totalSeconds, 1) + " s\n";
+
+    s += "  rank exit   step ms  crit path ms  bound by (top)                  wait ms  caused ms     link\n";
+    for (const auto &r : *in.ranks) {
+        const auto it = stats.find(r.rank);
+        const RankJobStats *st = it == stats.end() ? nullptr : it->second;
+        const double step = rankStepTimeUs(r, window);
+        s += column(std::to_string(r.rank), 6) + column(std::to_string(r.exitCode), 5) +
+             column(step >= 0 ? fixed(step / 1e3) : "-", 10) +
+             column(r.criticalPath.valid ? fixed(r.criticalPath.weightUs / 1e3) : "-", 14) + "  " +
+             column(topBound(r.criticalPath), 30, false) +
+             column(st ? fixed(st->collectiveWaitUs / 1e3) : "-", 9) +
+             column(st ? fixed(st->collectiveWaitCausedUs / 1e3) : "-", 11) +
+             column(r.link.present ? fixed(100 * r.link.coverage, 1) + " %" : "-", 9) + "\n";
+    }
+
+    if (in.analysis && !in.analysis->stragglers.empty()) {
+        s += "Top stragglers (waits they caused):\n";
+        for (size_t i = 0; i < in.analysis->stragglers.size() && i < 3; ++i) {
+            const int64_t rank = in.analysis->stragglers[i];
+            const auto it = stats.find(rank);
+            if (it == stats.end() || it->second->collectiveWaitCausedUs <= 0)
+                break;
+            // The collectives this rank held back most: the others' waits where it came last.
+            std::vector<std::pair<double, const MatchedCollective *>> delayed;
+            for (const auto &c : in.analysis->collectives)
+                if (c.lastArrivalRank == rank) {
+                    double caused = 0;
+                    for (const auto &[other, wait] : c.waitUs)
+                        caused += other == rank ? 0 : wait;
+                    delayed.emplace_back(caused, &c);
+                }
+            std::sort(delayed.begin(), delayed.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+            s += "  rank " + std::to_string(rank) + ": " + fixed(it->second->collectiveWaitCausedUs / 1e3) +
+                 " ms caused, last in " + std::to_string(it->second->lastArrivals) + " collective(s)";
+            for (size_t k = 0; k < delayed.size() && k < 3; ++k)
+                s += std::string(k ? ", " : "; most: ") + delayed[k].second->name + " #" +
+                     std::to_string(delayed[k].second - in.analysis->collectives.data()) +
+                     (delayed[k].second->processGroup.empty() ? "" : " [" + delayed[k].second->processGroup + "]") +
+                     " " + fixed(delayed[k].first / 1e3) + " ms";
+            s += "\n";
+        }
+    }
+    if (in.analysis && in.analysis->criticalPath.valid)
+        s += "Job critical path: " + fixed(in.analysis->criticalPath.weightUs / 1e3) + " ms through rank(s) " +
+             [&] {
+                 std::string t;
+                 for (auto r : in.analysis->criticalPath.ranksOnPath)
+                     t += (t.empty() ? "" : ", ") + std::to_string(r);
+                 return t;
+             }() +
+             "\n";
+
+    auto problems = [&](const Diagnostics &diag, const std::string &prefix) {
+        for (const auto &x : diag.items())
+            if (x.severity != Severity::Info)
+                s += std::string("  ") + severityName(x.severity) + ": " + prefix + x.message + "\n";
+    };
+    std::string before = s;
+    problems(d.diagnostics, "");
+    if (in.analysis)
+        problems(in.analysis->diagnostics, "");
+    for (const auto &r : *in.ranks)
+        if (r.exitCode != ExitOk)
+            for (const auto &x : r.diagnostics.items())
+                if (x.severity == Severity::Error)
+                    s += "  error: rank " + std::to_string(r.rank) + ": " + x.message + "\n";
+    if (s.size() != before.size())
+        s.insert(before.size(), "Problems:\n");
+    s += "Exit code " + std::to_string(in.exitCode) + "\n";
+    return s;
+}
+
+} // namespace syncscope

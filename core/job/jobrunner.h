@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+// Runs the ranks of a job through the per-rank pipeline (runRankPipeline, the
+// code path of single-pair --batch), several at once, keeping only each rank's
+// small RankSummary: a rank's traces are freed as soon as its files are written
+// and its summary extracted, so peak memory is about workers x one rank.
+#pragma once
+
+#include "discovery.h"
+#include "ranksummary.h"
+#include "session/rankpipeline.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+struct JobOutputOptions {
+    std::string dir;                // --output-dir; empty: no per-rank files
+    std::string prefix = "trace";   // OUT/<prefix>.<rank>.json, .et, ...
+    bool chakraEt = false;          // OUT/<prefix>.<rank>.et
+    bool criticalPath = false;      // OUT/<prefix>.<rank>.critical_path.json
+    bool overlay = false;           // OUT/<prefix>.<rank>.overlay.json
+    bool overlayAllEvents = false;
+};
+
+struct JobRunOptions {
+    AnalysisRequest request;        // linking and critical-path options; paths and rank are set per rank
+    JobOutputOptions outputs;
+    unsigned workers = 0;           // ranks at once (0: one per core)
+    // Called after each rank, from the worker that ran it (calls are serialised).
+    std::function<void(size_t done, size_t total, const RankSummary &)> rankDone;
+};
+
+// The files one rank gets under --output-dir (empty paths: not written).
+RankOutputPaths jobRankOutputPaths(const JobOutputOptions &outputs, const JobRank &rank);
+
+// One rank: pipeline, per-rank files, summary; its traces are freed on return.
+// Never throws: an internal failure is the rank's exit code and diagnostic.
+RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options);
+
+// The given ranks on options.workers threads; the summaries are in input order.
+std::vector<RankSummary> runJobRanks(const std::vector<JobRank> &ranks, const JobRunOptions &options);
+
+} // namespace syncscope

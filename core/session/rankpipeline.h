@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+// One rank, end to end: the analysis (runAnalysis) plus the files batch mode
+// writes for it (ET+, Chakra .et, critical path, overlay) and the exit code
+// they add up to. Single-pair --batch and every rank of a job (--job, MPI) go
+// through this one code path.
+#pragma once
+
+#include "report/batchreport.h"
+#include "session/analysis.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+struct RankOutputPaths {
+    std::string etPlus;       // --output
+    std::string chakraEt;     // --chakra-et
+    std::string criticalPath; // --critical-path
+    std::string overlay;      // --overlay
+    bool overlayAllEvents = false;
+};
+
+struct RankRun {
+    std::shared_ptr<Analysis> analysis;
+    std::vector<OutputRecord> outputs;
+    int exitCode = 0;
+};
+
+// Never throws for bad input or an unwritable output: both become diagnostics
+// and the exit code (README "Exit codes").
+RankRun runRankPipeline(const AnalysisRequest &request, const RankOutputPaths &outputs);
+
+} // namespace syncscope
