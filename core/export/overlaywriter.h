@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace syncscope {
 
@@ -24,6 +25,9 @@ struct OverlayOptions {
     bool showAllEdges = false;
     // With showAllEdges, also draw 0-weight launch edges (CRITICAL_PATH_SHOW_ZERO_WEIGHT_LAUNCH_EDGE).
     bool showZeroWeightLaunchEdges = false;
+    // Other inputs of the run (the host ET) that the overlay must never replace;
+    // the trace file itself is always protected.
+    std::vector<std::string> otherInputs;
 };
 
 struct OverlayStats {

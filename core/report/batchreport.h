@@ -15,6 +15,8 @@ struct OutputRecord {
     std::string kind; // "et_plus", "critical_path", "overlay", "chakra_et", "report"
     std::string path;
     uint64_t bytes = 0;
+    std::string status = "written"; // or "failed" (tried, nothing written) or "skipped" (not tried)
+    std::string reason;             // why it was not written
 };
 
 struct ReportContext {
