@@ -186,7 +186,7 @@ std::string helpText()
          "  4  the pair loaded but nothing could be linked (0 % coverage)\n"
          "  5  an output could not be written\n"
          "  6  the requested analysis could not be done on this input\n"
-         "  The worst code wins when several apply. Killed by SIGINT/SIGTERM, temporary files are removed first.\n";
+         "  The highest code wins when several apply. On SIGINT/SIGTERM temporary files are removed first.\n";
     return s;
 }
 
