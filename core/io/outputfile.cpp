@@ -19,7 +19,13 @@ namespace fs = std::filesystem;
 
 struct OutputFile::Deflater {
     z_stream z{};
+    bool ready = false;
     std::string out;
+    ~Deflater()
+    {
+        if (ready)
+            deflateEnd(&z);
+    }
 };
 
 namespace {
@@ -196,6 +202,17 @@ OutputFile::OutputFile(std::string path, const std::vector<std::string> &inputs,
 {
     if (const std::string problem = outputPathProblem(m_path, inputs); !problem.empty())
         throw OutputError(problem);
+    // Everything that may throw comes before the file is opened (a throwing
+    // constructor runs no destructor, which would leave the temporary file).
+    m_buffer.reserve(kBufferSize + 4096);
+    if (compression == Compression::Gzip) {
+        m_deflate = std::make_unique<Deflater>();
+        m_deflate->out.resize(1 << 20);
+        // Level 1: exports are large and written interactively; speed beats ratio.
+        m_deflate->ready = deflateInit2(&m_deflate->z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+        if (!m_deflate->ready)
+            throw OutputError(m_path + ": cannot initialise zlib");
+    }
     struct stat st {};
     const bool exists = ::stat(m_path.c_str(), &st) == 0;
     bool viaProc = false;
@@ -216,14 +233,6 @@ OutputFile::OutputFile(std::string path, const std::vector<std::string> &inputs,
             openDirect(O_TRUNC); // the link leads elsewhere than its name says: write through
         else
             openTemporary(m_targetPath, exists, st.st_mode, st.st_uid, st.st_gid);
-    }
-    m_buffer.reserve(kBufferSize + 4096);
-    if (compression == Compression::Gzip) {
-        m_deflate = std::make_unique<Deflater>();
-        // Level 1: exports are large and written interactively; speed beats ratio.
-        if (deflateInit2(&m_deflate->z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-            throw OutputError(m_path + ": cannot initialise zlib");
-        m_deflate->out.resize(1 << 20);
     }
 }
 
@@ -270,8 +279,6 @@ void OutputFile::openTemporary(const std::string &target, bool existed, unsigned
 
 OutputFile::~OutputFile()
 {
-    if (m_deflate)
-        deflateEnd(&m_deflate->z);
     if (!m_committed) {
         if (m_fd >= 0)
             ::close(m_fd);
