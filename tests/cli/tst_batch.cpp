@@ -534,6 +534,15 @@ void TestBatch::failedOutputDoesNotSkipTheOthers()
     for (const auto &d : report["diagnostics"])
         diagnosed |= d["code"] == "output.failed" && d["file"] == bad;
     QVERIFY(diagnosed);
+    // Rejected inputs: every output is listed as skipped, with the reason, and none is written.
+    const Run rejected = syncscope({"--batch", "--device", temp("bad.json", "{"), "--critical-path",
+                                    q(dir + "/cp2.json"), "--report", q(dir + "/report2.json")});
+    QCOMPARE(rejected.code, 3);
+    QVERIFY2(rejected.err.contains("skipped  " + q(dir + "/cp2.json")), qPrintable(rejected.err));
+    QVERIFY(!std::filesystem::exists(dir + "/cp2.json"));
+    const auto report2 = nlohmann::json::parse(testutil::readText(dir + "/report2.json"));
+    QCOMPARE(report2["outputs"][0]["status"].get<std::string>(), std::string("skipped"));
+    QCOMPARE(report2["outputs"][0]["reason"].get<std::string>(), std::string("the inputs could not be loaded"));
 }
 
 void TestBatch::outOfRangeOptions()
