@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <iostream>
 #include <map>
+#include <sys/stat.h>
+#include <utility>
 
 namespace syncscope {
 
@@ -28,6 +30,36 @@ int usage(const std::string &message)
 {
     std::cerr << "syncscope: " << message << "\nTry 'syncscope --help' for more information.\n";
     return ExitUsage;
+}
+
+
+// One output the command line asked for, in the order they are written.
+struct RequestedOutput {
+    const char *option;
+    const char *kind;
+    std::string path;
+};
+
+// Usage checks on the outputs before anything is loaded: no output named twice
+// (however it is spelt: symlinks, hard links, "./x" and "x" are the same file).
+std::string duplicateOutputs(const std::vector<RequestedOutput> &outputs, const std::string &reportPath)
+{
+    std::vector<std::pair<std::string, std::string>> all; // option, path
+    for (const auto &o : outputs)
+        all.emplace_back(o.option, o.path);
+    if (!reportPath.empty())
+        all.emplace_back("--report", reportPath);
+    for (size_t i = 0; i < all.size(); ++i)
+        for (size_t j = i + 1; j < all.size(); ++j) {
+            if (!sameOutputTarget(all[i].second, all[j].second))
+                continue;
+            struct stat st {};
+            if (::stat(all[i].second.c_str(), &st) == 0 && S_ISCHR(st.st_mode))
+                continue; // e.g. /dev/null for several outputs: nothing is lost
+            return all[i].first + " and " + all[j].first + " name the same file (" + all[j].second +
+                   "); give each output its own path";
+        }
+    return {};
 }
 
 // --inspect FILE.et: the summary on stdout (and the replay with --replay).
@@ -59,31 +91,37 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
     if (req.devicePath.empty())
         return usage(req.hostPath.empty() ? "no input: give --host HOST_ET --device DEVICE_TRACE"
                                           : "--device DEVICE_TRACE is required");
-    const std::string outputPath = args.value("--output");
-    const std::string cpPath = args.value("--critical-path");
-    const std::string overlayPath = args.value("--overlay");
-    if (!outputPath.empty() && req.hostPath.empty())
-        return usage("--output needs a host execution trace (--host)");
-    const std::string chakraEtPath = args.value("--chakra-et");
-    if (!chakraEtPath.empty() && req.hostPath.empty())
-        return usage("--chakra-et needs a host execution trace (--host)");
+    std::vector<RequestedOutput> outputs;
+    for (const auto &[option, kind] : {std::pair{"--output", "et_plus"}, std::pair{"--chakra-et", "chakra_et"},
+                                       std::pair{"--critical-path", "critical_path"}, std::pair{"--overlay", "overlay"}})
+        if (args.has(option))
+            outputs.push_back({option, kind, args.value(option)});
+    const std::string reportPath = args.value("--report");
+    for (const auto &o : outputs)
+        if ((std::string(o.kind) == "et_plus" || std::string(o.kind) == "chakra_et") && req.hostPath.empty())
+            return usage(std::string(o.option) + " needs a host execution trace (--host)");
+    if (const std::string dup = duplicateOutputs(outputs, reportPath); !dup.empty())
+        return usage(dup);
     const bool quiet = args.has("--quiet");
     std::vector<WhatIfRule> whatIfRules;
     if (std::string error; !parseWhatIfRules(args, whatIfRules, error))
         return usage(error);
 
     RankOutputPaths paths;
-    paths.etPlus = outputPath;
-    paths.chakraEt = chakraEtPath;
-    paths.criticalPath = cpPath;
-    paths.overlay = overlayPath;
+    for (const auto &o : outputs) {
+        const std::string kind = o.kind;
+        (kind == "et_plus" ? paths.etPlus : kind == "chakra_et" ? paths.chakraEt
+                                          : kind == "critical_path" ? paths.criticalPath : paths.overlay) = o.path;
+    }
     paths.overlayAllEvents = args.has("--overlay-all-events");
+    paths.criticalPathAsked = args.has("--critical-path") || args.has("--overlay") || args.has("--instance") ||
+                              args.has("--annotation") || (!args.has("--output") && !args.has("--chakra-et"));
     RankRun run = runRankPipeline(req, paths);
     const Analysis &a = *run.analysis;
     ReportContext ctx;
     ctx.analysis = &a;
     ctx.outputs = std::move(run.outputs);
-    const std::vector<std::string> inputs = {a.hostPath, a.devicePath};
+    const std::vector<std::string> inputs = {req.hostPath, req.devicePath, a.hostPath, a.devicePath};
     int code = run.exitCode;
     for (const auto &o : ctx.outputs)
         if (o.kind == "chakra_et" && !o.replay.empty()) {
@@ -106,13 +144,11 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
     ctx.exitCode = code;
     ctx.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args.has("--report")) {
-        const std::string reportPath = args.value("--report");
         try {
             writeFileAtomically(reportPath, buildReportJson(ctx), inputs);
         } catch (const OutputError &e) {
-            std::cerr << "syncscope: " << e.what() << "\n";
-            if (code == ExitOk)
-                code = ExitOutput;
+            std::cerr << "syncscope: error: " << e.what() << "\n";
+            code = std::max<int>(code, ExitOutput);
         }
     }
     if (!quiet) {

@@ -22,7 +22,7 @@ const std::vector<CliOption> &cliOptions()
          "Start the inspector with its Open pair dialog (the desktop entry's \"Open Trace Pair\" action)."},
         {"--host", "FILE", "Inputs", "Host execution trace (PyTorch ExecutionTraceObserver JSON, .json or .json.gz)."},
         {"--device", "FILE", "Inputs", "Kineto device trace (torch.profiler Chrome trace JSON, .json or .json.gz)."},
-        {"--rank", "N", "Inputs", "Rank of this pair; checked against the trace's distributedInfo."},
+        {"--rank", "N", "Inputs", "Rank of this pair (0 to 2147483647); checked against the trace's distributedInfo."},
         {"--job", "DIR|LIST", "Job",
          "With --batch: analyse every rank of a distributed job. DIR is searched recursively for .json and "
          ".json.gz traces, classified by content; ranks come from the Kineto distributedInfo (else the file "
@@ -44,8 +44,8 @@ const std::vector<CliOption> &cliOptions()
          "Window of the critical-path analysis: events whose name contains TEXT (default ProfilerStep). "
          "With no match, or with --annotation \"\", the whole trace is the window."},
         {"--instance", "N|A,B|all", "Critical path",
-         "Which match of the annotation (default 0); A,B spans matches A to B; 'all' also computes one "
-         "critical path per ProfilerStep and prints a per-step table."},
+         "Which match of the annotation (default 0; 0 to 2147483647); A,B spans matches A to B; 'all' also "
+         "computes one critical path per ProfilerStep and prints a per-step table."},
         {"--hta-version", "f4d0062|d731cc2e", "Critical path",
          "Which Holistic Trace Analysis the critical path (--critical-path, --overlay, the per-step table) "
          "reproduces: f4d0062 (default), the current HTA, or d731cc2e (2024-06), the HTA that Chakra pins: "
@@ -76,7 +76,8 @@ const std::vector<CliOption> &cliOptions()
         {"--overlay-all-events", nullptr, "Outputs",
          "Keep the non-critical events in the overlay (HTA only_show_critical_events=False)."},
         {"--report", "FILE", "Outputs",
-         "Write a machine-readable JSON report of the run (in job mode: the job report, README \"Job report\")."},
+         "Write a machine-readable JSON report of the run; it lists every output as written, failed or skipped (in "
+         "job mode: the job report, README \"Job report\")."},
         {"--quiet", nullptr, "Outputs", "Print nothing on stderr except errors."},
         {"--screenshot", "FILE", "Window",
          "Load the traces, render the inspector window offscreen to FILE (PNG) and exit. Needs no display."},
@@ -221,14 +222,21 @@ std::string helpText()
             left += "\n" + std::string(30, ' ');
         s += left + wrap(o.help, 30, 100) + "\n";
     }
+    s += "\nOutput files:\n"
+         "  Written to a temporary file and renamed, so a failed run leaves no partial file; never over an\n"
+         "  input (compared by device and inode); two outputs may not name the same file (exit 2). A symlink\n"
+         "  is kept and its target replaced; a FIFO or device (/dev/null) is written through. New files\n"
+         "  follow the umask, a replaced file keeps its mode. One failed output does not stop the others.\n"
+         "  Inputs must be regular files (not FIFOs or devices): they are read more than once.\n";
     s += "\nExit status:\n"
          "  0  success\n"
          "  1  internal error (please report it)\n"
-         "  2  usage error\n"
-         "  3  an input is missing, unreadable, invalid or of the wrong kind\n"
+         "  2  usage error (also: a value out of range, an empty file name, two outputs naming one file)\n"
+         "  3  an input is missing, unreadable, not a regular file, invalid or of the wrong kind\n"
          "  4  the pair loaded but nothing could be linked (0 % coverage)\n"
          "  5  an output could not be written\n"
-         "  6  the requested analysis could not be done on this input\n";
+         "  6  the requested analysis could not be done on this input\n"
+         "  The highest code wins when several apply. On SIGINT/SIGTERM temporary files are removed first.\n";
     return s;
 }
 
@@ -272,8 +280,13 @@ std::string manPage()
                                                  : " \\fI" + esc(o.valueName) + "\\fR";
         s += ".TP\n.B " + esc(o.name) + value + "\n" + esc(o.help) + "\n";
     }
+    s += ".SH OUTPUT FILES\nOutputs are written to a temporary file and renamed, so a failed run leaves no partial "
+         "file, and never over an input (compared by device and inode); two outputs may not name the same file. "
+         "A symlink is kept and its target replaced; a FIFO or device is written through. New files follow the "
+         "umask, a replaced file keeps its mode. One failed output does not stop the others. Inputs must be "
+         "regular files: they are read more than once.\n";
     s += ".SH EXIT STATUS\n.TP\n0\nsuccess\n.TP\n1\ninternal error\n.TP\n2\nusage error\n.TP\n3\nan input is "
-         "missing, unreadable, invalid or of the wrong kind\n.TP\n4\nnothing could be linked\n.TP\n5\nan output "
+         "missing, unreadable, not a regular file, invalid or of the wrong kind\n.TP\n4\nnothing could be linked\n.TP\n5\nan output "
          "could not be written\n.TP\n6\nthe requested analysis could not be done on this input\n";
     return s;
 }

@@ -3,6 +3,8 @@
 
 #include "session/samplepair.h"
 
+#include <charconv>
+#include <climits>
 #include <cstdio>
 
 namespace syncscope {
@@ -11,14 +13,34 @@ namespace {
 
 bool parseInt(const std::string &text, int64_t &out)
 {
-    try {
-        size_t used = 0;
-        out = std::stoll(text, &used);
-        return used == text.size();
-    } catch (...) {
+    const char *end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, out);
+    return ec == std::errc() && ptr == end && !text.empty();
+}
+
+// An integer in [lo, hi]; false with `error` saying the allowed range (a number
+// too big for any integer type is out of range too, never "not a number").
+bool parseBounded(const std::string &option, const std::string &text, int64_t lo, int64_t hi, int64_t &out,
+                  std::string &error)
+{
+    const bool digits = !text.empty() && text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) ==
+                                             std::string::npos && text != "-";
+    if (digits && (!parseInt(text, out) || out < lo || out > hi)) {
+        error = option + " is out of range: " + text + " (allowed: " + std::to_string(lo) + " to " +
+                std::to_string(hi) + ")";
         return false;
     }
+    if (!digits) {
+        error = option + " needs an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got '" +
+                text + "')";
+        return false;
+    }
+    return true;
 }
+
+// Options that name a file: an empty name is a usage error, never "not given".
+const char *const kPathOptions[] = {"--host",    "--device",        "--inspect", "--output", "--chakra-et",
+                                    "--overlay", "--critical-path", "--report",  "--screenshot"};
 
 } // namespace
 
@@ -35,9 +57,28 @@ bool parseSize(const std::string &text, int &width, int &height)
     return true;
 }
 
+// In job mode these outputs take no file: each rank's goes to --output-dir.
+static bool jobSwitch(const char *option)
+{
+    for (const auto &o : cliOptions())
+        if (std::string_view(o.name) == option)
+            return (o.flags & CliOptionalValue) != 0;
+    return false;
+}
+
 bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, std::string &error)
 {
     AnalysisRequest &req = out.request;
+    for (const char *option : kPathOptions)
+        if (args.has(option) && args.value(option).empty() && !(args.has("--job") && jobSwitch(option))) {
+            error = std::string(option) + " needs a file name (got an empty string)";
+            return false;
+        }
+    for (const auto &p : args.positional)
+        if (p.empty()) {
+            error = "an empty string was given as an input file name";
+            return false;
+        }
     req.hostPath = args.value("--host");
     req.devicePath = args.value("--device");
     req.rolesGiven = args.has("--host") || args.has("--device");
@@ -76,10 +117,8 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
     }
     if (args.has("--rank")) {
         int64_t rank = 0;
-        if (!parseInt(args.value("--rank"), rank) || rank < 0) {
-            error = "--rank needs a non-negative integer";
+        if (!parseBounded("--rank", args.value("--rank"), 0, INT_MAX, rank, error))
             return false;
-        }
         req.rank = rank;
     }
     if (args.has("--annotation"))
@@ -90,15 +129,22 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
         const auto comma = inst.find(',');
         if (inst == "all") {
             req.allSteps = true; // instance 0 plus one critical path per step
-        } else if (comma != std::string::npos && parseInt(inst.substr(0, comma), a) &&
-                   parseInt(inst.substr(comma + 1), b) && a >= 0 && b >= a) {
+        } else if (comma != std::string::npos) {
+            if (!parseBounded("--instance", inst.substr(0, comma), 0, INT_MAX, a, error) ||
+                !parseBounded("--instance", inst.substr(comma + 1), 0, INT_MAX, b, error))
+                return false;
+            if (b < a) {
+                error = "--instance A,B needs A <= B (got '" + inst + "')";
+                return false;
+            }
             req.cpa.instanceFirst = static_cast<int>(a);
             req.cpa.instanceLast = static_cast<int>(b);
-        } else if (parseInt(inst, a) && a >= 0) {
-            req.cpa.instanceFirst = req.cpa.instanceLast = static_cast<int>(a);
         } else {
-            error = "--instance takes N, A,B or all (got '" + inst + "')";
-            return false;
+            if (!parseBounded("--instance", inst, 0, INT_MAX, a, error)) {
+                error += "; --instance takes N, A,B or all";
+                return false;
+            }
+            req.cpa.instanceFirst = req.cpa.instanceLast = static_cast<int>(a);
         }
     }
     if (args.has("--hta-version") && !parseHtaVersion(args.value("--hta-version"), req.cpa.htaVersion)) {

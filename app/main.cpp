@@ -3,6 +3,7 @@
 #include "batch.h"
 #include "cliargs.h"
 #include "clirequest.h"
+#include "io/outputfile.h"
 
 #include <exception>
 #include <iostream>
@@ -14,6 +15,7 @@
 int main(int argc, char **argv)
 {
     using namespace syncscope;
+    installOutputSignalHandlers(); // SIGXFSZ -> EFBIG (exit 5); Ctrl-C removes temporary files
     std::vector<std::string> args(argv + 1, argv + argc);
     const CliArgs cli = parseCli(args);
     if (!cli.error.empty()) {

@@ -9,7 +9,9 @@
 #include "export/chakrawriter.h"
 #endif
 
+#include <QBuffer>
 #include <QFileInfo>
+#include <QPixmap>
 
 #include <exception>
 
@@ -100,7 +102,9 @@ ExportOutcome runExport(const Analysis &a, const CriticalPathResult *cp, ExportK
             break;
         case ExportKind::PerfettoOverlay: {
             Diagnostics diag;
-            out.ok = writeOverlay(path, *a.device, *cp, OverlayOptions{}, diag);
+            OverlayOptions options;
+            options.otherInputs = {a.hostPath, a.devicePath};
+            out.ok = writeOverlay(path, *a.device, *cp, options, diag);
             if (!out.ok && !diag.items().empty())
                 out.message = QString::fromStdString(diag.items().back().message);
             break;
@@ -130,6 +134,21 @@ ExportOutcome runExport(const Analysis &a, const CriticalPathResult *cp, ExportK
         out.message = QObject::tr("%1 could not be written to %2").arg(exportTitle(kind), out.path);
     }
     return out;
+}
+
+QString saveScreenshot(const QPixmap &pixmap, const std::string &path, const std::vector<std::string> &inputs)
+{
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (pixmap.isNull() || !pixmap.save(&buffer, "PNG"))
+        return QString::fromStdString(path) + QObject::tr(": the window could not be rendered to PNG");
+    try {
+        writeFileAtomically(path, std::string_view(png.constData(), static_cast<size_t>(png.size())), inputs);
+    } catch (const OutputError &e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
 }
 
 } // namespace syncscope::ui

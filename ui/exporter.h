@@ -5,6 +5,8 @@
 
 #include <QString>
 
+class QPixmap;
+
 #include <string>
 #include <vector>
 
@@ -36,5 +38,10 @@ struct ExportOutcome {
 // const, finished analysis.
 ExportOutcome runExport(const Analysis &analysis, const CriticalPathResult *cp, ExportKind kind,
                         const std::string &path);
+
+// Saves `pixmap` as PNG to `path` with the rules of every other output (atomic,
+// never over one of `inputs`, symlinks kept, FIFOs written through). Returns
+// an empty string, or the error.
+QString saveScreenshot(const QPixmap &pixmap, const std::string &path, const std::vector<std::string> &inputs);
 
 } // namespace syncscope::ui

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "guimain.h"
 
+#include "exporter.h"
+#include "io/outputfile.h"
 #include "mainwindow.h"
 #include "session/exitcodes.h"
 #include "session/samplepair.h"
@@ -27,6 +29,11 @@ bool haveDisplay()
 // Loads, renders the window offscreen and saves it; no user interaction.
 int screenshot(ui::MainWindow &window, const GuiOptions &cli)
 {
+    const std::vector<std::string> inputs = {cli.request.hostPath, cli.request.devicePath};
+    if (const std::string problem = outputPathProblem(cli.screenshot, inputs); !problem.empty()) {
+        std::cerr << "syncscope: error: " << problem << "\n"; // before loading: nothing to lose
+        return ExitOutput;
+    }
     window.setInteractive(false);
     window.setRecordRecent(false);
     window.resize(cli.width, cli.height);
@@ -50,9 +57,9 @@ int screenshot(ui::MainWindow &window, const GuiOptions &cli)
         QCoreApplication::processEvents();
         window.timeline()->plot()->replot(QCustomPlot::rpImmediateRefresh);
     }
-    const QPixmap pixmap = window.grab();
-    if (pixmap.isNull() || !pixmap.save(QString::fromStdString(cli.screenshot), "PNG")) {
-        std::cerr << "syncscope: could not write " << cli.screenshot << "\n";
+    const QString error = ui::saveScreenshot(window.grab(), cli.screenshot, inputs);
+    if (!error.isEmpty()) {
+        std::cerr << "syncscope: error: could not write the screenshot: " << error.toStdString() << "\n";
         return ExitOutput;
     }
     return ok ? ExitOk : ExitBadInput;

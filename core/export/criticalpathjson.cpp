@@ -182,10 +182,13 @@ std::string criticalPathJson(const CriticalPathJsonInput &input)
     return text;
 }
 
-bool writeCriticalPathJson(const std::string &path, const CriticalPathJsonInput &input, Diagnostics &diag)
+bool writeCriticalPathJson(const std::string &path, const CriticalPathJsonInput &input, Diagnostics &diag,
+                           const std::vector<std::string> &otherInputs)
 {
     try {
-        OutputFile file(path, {input.trace->path});
+        std::vector<std::string> inputs = otherInputs;
+        inputs.push_back(input.trace->path);
+        OutputFile file(path, inputs);
         Out o([&](std::string &chunk) { file.write(chunk); });
         writeDocument(o, input);
         file.commit();

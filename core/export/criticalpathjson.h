@@ -37,8 +37,10 @@ struct CriticalPathJsonInput {
 // The whole document as text (ends with a newline).
 std::string criticalPathJson(const CriticalPathJsonInput &input);
 
-// Writes the document atomically to `path` (never over the trace file).
-// Returns false and adds an Error diagnostic when it cannot be written.
-bool writeCriticalPathJson(const std::string &path, const CriticalPathJsonInput &input, Diagnostics &diag);
+// Writes the document atomically to `path`, never over the trace file or one of
+// `otherInputs` (the host ET). Returns false and adds an Error diagnostic when it
+// cannot be written.
+bool writeCriticalPathJson(const std::string &path, const CriticalPathJsonInput &input, Diagnostics &diag,
+                           const std::vector<std::string> &otherInputs = {});
 
 } // namespace syncscope

@@ -302,7 +302,9 @@ bool writeOverlay(const std::string &outPath, const KinetoTrace &trace, const Cr
     for (uint32_t ev : result.criticalEvents)
         critical[ev] = 1;
     try {
-        OutputFile out(outPath, {trace.path},
+        std::vector<std::string> inputs = options.otherInputs;
+        inputs.push_back(trace.path);
+        OutputFile out(outPath, inputs,
                        endsWith(outPath, ".gz") ? OutputFile::Compression::Gzip : OutputFile::Compression::None);
         std::vector<std::string> flows = buildFlows(trace, result, options);
         const size_t flowPairs = flows.size() / 2;

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace syncscope {
 
@@ -27,6 +28,9 @@ struct OverlayOptions {
     // HTA d731cc2e's flows (spec 8): every critical edge is drawn by default, the
     // flow's cat is the edge type string and args has no "type".
     HtaVersion htaVersion = HtaVersion::F4d0062;
+    // Other inputs of the run (the host ET) that the overlay must never replace;
+    // the trace file itself is always protected.
+    std::vector<std::string> otherInputs;
 };
 
 struct OverlayStats {

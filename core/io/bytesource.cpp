@@ -209,19 +209,44 @@ private:
 
 } // namespace
 
+namespace {
+
+const char *fileKind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+} // namespace
+
 std::unique_ptr<ByteSource> openByteSource(const std::string &path)
 {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat on the open
+    // descriptor then decides, so the file cannot change kind in between.
+    auto fd = std::make_unique<Fd>(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (fd->get() < 0) {
         if (errno == ENOENT)
             throw InputError("input.missing", path + ": no such file");
-        throw InputError("input.unreadable", path + ": cannot access: " + std::strerror(errno));
+        throw InputError("input.unreadable", path + ": cannot open: " + std::strerror(errno));
     }
+    struct stat st {};
+    if (::fstat(fd->get(), &st) != 0)
+        throw InputError("input.unreadable", path + ": cannot access: " + std::strerror(errno));
     if (S_ISDIR(st.st_mode))
         throw InputError("input.directory", path + ": is a directory, expected a trace file");
-    auto fd = std::make_unique<Fd>(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd->get() < 0)
-        throw InputError("input.unreadable", path + ": cannot open: " + std::strerror(errno));
+    // Inputs are read more than once (the overlay re-reads the device trace), and a
+    // pipe or device could block or never end: only regular files are accepted.
+    if (!S_ISREG(st.st_mode))
+        throw InputError("input.not_regular", path + ": is " + fileKind(st.st_mode) +
+                                                  ", not a regular file; save the trace to a file and give that");
+    ::fcntl(fd->get(), F_SETFL, ::fcntl(fd->get(), F_GETFL) & ~O_NONBLOCK);
     char magic[2] = {0, 0};
     size_t got = 0;
     while (got < 2) {

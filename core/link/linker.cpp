@@ -272,7 +272,9 @@ LinkResult linkTraces(const HostTrace &host, const KinetoTrace &device, const Li
         }
     }
 
-    // Counts for the coverage report.
+    // Counts for the coverage report. A linked op has a twin by definition (even when
+    // the names differ), so "with twin" = linked + unlinked ops that an unlinked
+    // Kineto op of the same name could have matched; coverage never exceeds 100 %.
     LinkCounts &c = r.counts;
     std::unordered_map<std::string_view, int64_t> hostNames, kinetoNames;
     for (uint32_t i = 0; i < host.nodes.size(); ++i) {
@@ -280,14 +282,18 @@ LinkResult linkTraces(const HostTrace &host, const KinetoTrace &device, const Li
         if (n.has(HostNode::IsRootLike))
             continue;
         ++c.hostOps;
-        c.hostOpsLinked += r.hostEvent[i] >= 0 ? 1 : 0;
-        if (!isProfilerStepName(host.str(n.name)))
+        if (r.hostEvent[i] >= 0)
+            ++c.hostOpsLinked;
+        else if (!isProfilerStepName(host.str(n.name)))
             ++hostNames[host.str(n.name)];
     }
     for (uint32_t idx : view.cpuOps) {
-        ++kinetoNames[device.str(events[idx].name)];
-        c.kinetoCpuOpsLinked += r.eventHost[idx] >= 0 ? 1 : 0;
+        if (r.eventHost[idx] >= 0)
+            ++c.kinetoCpuOpsLinked;
+        else
+            ++kinetoNames[device.str(events[idx].name)];
     }
+    c.hostOpsWithTwin = c.hostOpsLinked;
     for (auto &[name, count] : hostNames)
         if (auto it = kinetoNames.find(name); it != kinetoNames.end())
             c.hostOpsWithTwin += std::min(count, it->second);

@@ -29,7 +29,8 @@ const char *matchStrategyName(MatchStrategy s);
 struct LinkCounts {
     int64_t hostOps = 0;            // ET nodes other than the process/thread roots
     int64_t hostOpsLinked = 0;      // ... matched to a Kineto CPU op
-    int64_t hostOpsWithTwin = 0;    // upper bound: per name, min(#ET ops, #Kineto CPU ops); ProfilerStep excluded
+    int64_t hostOpsWithTwin = 0;    // linked + per name min(#unlinked ET ops, #unlinked Kineto CPU ops)
+                                    // (unlinked ProfilerStep excluded); never below hostOpsLinked
     int64_t kinetoCpuOps = 0;       // Kineto cpu_op + user_annotation events, ProfilerStep excluded
     int64_t kinetoCpuOpsLinked = 0;
     int64_t gpuOps = 0;             // kernels, memcpys (and memsets in default mode)

@@ -62,6 +62,13 @@ void Diagnostics::appendNew(const Diagnostics &other)
     }
 }
 
+void Diagnostics::demoteErrors(const std::string &codePrefix)
+{
+    for (auto &d : m_items)
+        if (d.severity == Severity::Error && d.code.rfind(codePrefix, 0) == 0)
+            d.severity = Severity::Warning;
+}
+
 bool Diagnostics::hasErrors() const
 {
     return count(Severity::Error) > 0;

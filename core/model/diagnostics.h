@@ -41,6 +41,10 @@ public:
     // file and message (two analyses reporting the same fact about one trace).
     void appendNew(const Diagnostics &other);
 
+    // Lowers every Error whose code starts with `codePrefix` to a Warning: a failed
+    // analysis the user did not ask for must not read as a failed run.
+    void demoteErrors(const std::string &codePrefix);
+
     const std::vector<Diagnostic> &items() const { return m_items; }
     bool hasErrors() const;
     int count(Severity s) const;

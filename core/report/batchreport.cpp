@@ -194,7 +194,9 @@ std::string buildReportJson(const ReportContext &ctx)
 
     ojson outs = ojson::array();
     for (const auto &o : ctx.outputs) {
-        ojson oj = {{"kind", o.kind}, {"path", o.path}, {"bytes", o.bytes}};
+        ojson oj = {{"kind", o.kind}, {"path", o.path}, {"bytes", o.bytes}, {"status", o.status}};
+        if (!o.reason.empty())
+            oj["reason"] = o.reason;
         if (o.kind == "chakra_et") {
             ojson rp = ojson::array();
             for (const auto &w : o.replay)
@@ -215,7 +217,9 @@ std::string buildReportJson(const ReportContext &ctx)
                    {"link_s", a.times.linkSeconds},
                    {"total_s", ctx.totalSeconds}};
     r["exit_code"] = ctx.exitCode;
-    return r.dump(2) + "\n";
+    // Paths, keys and messages come from argv and the traces and need not be UTF-8:
+    // invalid bytes become U+FFFD instead of failing the whole report.
+    return r.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
 
 std::string formatSummary(const ReportContext &ctx)
@@ -345,9 +349,11 @@ std::string formatSummary(const ReportContext &ctx)
         }
     }
     for (const auto &o : ctx.outputs) {
-        std::snprintf(line, sizeof line, "  wrote    %s (%s, %s)\n", o.path.c_str(), o.kind.c_str(),
-                      formatBytes(o.bytes).c_str());
-        s += line;
+        if (o.status == "written")
+            s += "  wrote    " + o.path + " (" + o.kind + ", " + formatBytes(o.bytes) + ")\n";
+        else
+            s += std::string(o.status == "failed" ? "  FAILED   " : "  skipped  ") + o.path + " (" + o.kind +
+                 "): " + o.reason + "\n";
     }
     std::snprintf(line, sizeof line, "  time     %.3f s (load %.3f, sync %.3f, critical path %.3f, link %.3f)\n",
                   ctx.totalSeconds, a.times.loadSeconds, a.times.syncSeconds, a.times.criticalPathSeconds,

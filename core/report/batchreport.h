@@ -19,6 +19,8 @@ struct OutputRecord {
     std::string kind; // "et_plus", "critical_path", "overlay", "chakra_et", "report"
     std::string path;
     uint64_t bytes = 0;
+    std::string status = "written"; // or "failed" (tried, nothing written) or "skipped" (not tried)
+    std::string reason;             // why it was not written
     std::vector<ReplayWindow> replay; // chakra_et: replayed vs measured time per window
 };
 

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <tuple>
+#include <utility>
 
 namespace syncscope {
 
@@ -48,40 +50,111 @@ uint64_t fileSize(const std::string &path)
     return ec ? 0 : static_cast<uint64_t>(n);
 }
 
-// CP.json and the overlay. Returns the exit code these outputs call for.
-int writeCriticalPathOutputs(Analysis &a, const RankOutputPaths &paths, std::vector<OutputRecord> &outputs)
+// One output of the run, in the order they are written.
+struct RequestedOutput {
+    const char *option;
+    const char *kind;
+    std::string path;
+};
+
+OutputRecord written(const RequestedOutput &o)
 {
-    if (paths.criticalPath.empty() && paths.overlay.empty())
+    OutputRecord r;
+    r.kind = o.kind;
+    r.path = o.path;
+    r.bytes = fileSize(o.path);
+    return r;
+}
+
+OutputRecord notWritten(const RequestedOutput &o, const char *status, std::string reason)
+{
+    OutputRecord r;
+    r.kind = o.kind;
+    r.path = o.path;
+    r.status = status;
+    r.reason = std::move(reason);
+    return r;
+}
+
+// Writes one output; an OutputError only fails this one. Returns the exit code it calls for.
+int writeOutput(Analysis &a, const RankOutputPaths &paths, const RequestedOutput &o,
+                const std::vector<std::string> &inputs, std::vector<OutputRecord> &records)
+{
+    const std::string kind = o.kind;
+    try {
+        if (kind == "et_plus") {
+            writeEtPlusFile(o.path, *a.host, *a.device, *a.link, inputs);
+        } else if (kind == "chakra_et") {
+            if (!exportChakraEt(o.path, *a.host, *a.device, *a.link, inputs, a.diagnostics)) {
+                // --compat chakra: the reference converter fails here; the diagnostics say why
+                records.push_back(notWritten(o, "skipped", "the Chakra graph could not be built"));
+                return ExitAnalysis;
+            }
+        } else if (kind == "critical_path" || kind == "overlay") {
+            if (!a.criticalPath || !a.criticalPath->success) {
+                const std::string why = "the critical path could not be computed (" +
+                                        (a.criticalPath ? a.criticalPath->reason : std::string("not run")) + ")";
+                a.diagnostics.error("critical_path.unavailable", why + ", so " + o.option + " was not written",
+                                    o.path);
+                records.push_back(notWritten(o, "skipped", why));
+                return ExitAnalysis;
+            }
+            bool ok = false;
+            if (kind == "critical_path") {
+                CriticalPathJsonInput in;
+                in.trace = a.device.get();
+                in.options = &a.request.cpa;
+                in.result = &*a.criticalPath;
+                in.steps = a.request.allSteps ? &a.steps : nullptr;
+                in.syncEdges = &a.syncEdges;
+                ok = writeCriticalPathJson(o.path, in, a.diagnostics, inputs);
+            } else {
+                OverlayOptions opts;
+                opts.allEvents = paths.overlayAllEvents;
+                opts.htaVersion = a.request.cpa.htaVersion;
+                opts.otherInputs = inputs;
+                ok = writeOverlay(o.path, *a.device, *a.criticalPath, opts, a.diagnostics);
+            }
+            if (!ok) {
+                const auto &items = a.diagnostics.items();
+                records.push_back(notWritten(o, "failed", items.empty() ? std::string() : items.back().message));
+                return ExitOutput;
+            }
+        }
+    } catch (const OutputError &e) {
+        a.diagnostics.error("output.failed", e.what(), o.path);
+        records.push_back(notWritten(o, "failed", e.what()));
+        return ExitOutput;
+    }
+    records.push_back(written(o));
+    if (kind == "chakra_et")
+        records.back().replay = replayExport(o.path, *a.device, a.diagnostics);
+    return ExitOk;
+}
+
+// Why an output cannot be written at all for this analysis, or "" when it can be tried.
+std::string skipReason(const Analysis &a, const RequestedOutput &o, int code)
+{
+    if (!a.inputsOk)
+        return "the inputs could not be loaded";
+    if (code == ExitAnalysis && a.diagnostics.find("link.compat_no_profilerstep"))
+        return "--compat chakra needs a ProfilerStep";
+    const std::string kind = o.kind;
+    if ((kind == "et_plus" || kind == "chakra_et") && !a.link)
+        return "there is no link result";
+    return {};
+}
+
+// The critical path was computed for the summary only: its failure is a warning
+// then; when it was asked for it fails the run with exit 6.
+int criticalPathOutcome(Analysis &a, bool asked)
+{
+    if (!a.inputsOk || !a.criticalPath || a.criticalPath->success)
         return ExitOk;
-    if (!a.criticalPath || !a.criticalPath->success) {
-        a.diagnostics.error("critical_path.unavailable",
-                            "the critical path could not be computed (" +
-                                (a.criticalPath ? a.criticalPath->reason : std::string("not run")) +
-                                "), so --critical-path/--overlay were not written");
+    if (asked)
         return ExitAnalysis;
-    }
-    int code = ExitOk;
-    if (!paths.criticalPath.empty()) {
-        CriticalPathJsonInput in;
-        in.trace = a.device.get();
-        in.options = &a.request.cpa;
-        in.result = &*a.criticalPath;
-        in.steps = a.request.allSteps ? &a.steps : nullptr;
-        in.syncEdges = &a.syncEdges;
-        if (writeCriticalPathJson(paths.criticalPath, in, a.diagnostics))
-            outputs.push_back({"critical_path", paths.criticalPath, fileSize(paths.criticalPath)});
-        else
-            code = ExitOutput;
-    }
-    if (!paths.overlay.empty()) {
-        OverlayOptions opts;
-        opts.allEvents = paths.overlayAllEvents;
-        if (writeOverlay(paths.overlay, *a.device, *a.criticalPath, opts, a.diagnostics))
-            outputs.push_back({"overlay", paths.overlay, fileSize(paths.overlay)});
-        else
-            code = ExitOutput;
-    }
-    return code;
+    a.diagnostics.demoteErrors("cpa.");
+    return ExitOk;
 }
 
 } // namespace
@@ -91,7 +164,8 @@ RankRun runRankPipeline(const AnalysisRequest &request, const RankOutputPaths &p
     RankRun run;
     run.analysis = runAnalysis(request);
     Analysis &a = *run.analysis;
-    const std::vector<std::string> inputs = {a.hostPath, a.devicePath};
+    // Every file the run reads is protected, under either role (a swapped pair included).
+    const std::vector<std::string> inputs = {request.hostPath, request.devicePath, a.hostPath, a.devicePath};
     int code = ExitOk;
     if (!a.inputsOk) {
         code = ExitBadInput;
@@ -100,23 +174,21 @@ RankRun runRankPipeline(const AnalysisRequest &request, const RankOutputPaths &p
     } else {
         if (a.link && a.link->counts.hostOpsLinked == 0)
             code = ExitLinkedNothing;
-        try {
-            if (!paths.etPlus.empty() && a.link) {
-                writeEtPlusFile(paths.etPlus, *a.host, *a.device, *a.link, inputs);
-                run.outputs.push_back({"et_plus", paths.etPlus, fileSize(paths.etPlus)});
-            }
-            if (!paths.chakraEt.empty() && a.link) {
-                if (exportChakraEt(paths.chakraEt, *a.host, *a.device, *a.link, inputs, a.diagnostics)) {
-                    run.outputs.push_back({"chakra_et", paths.chakraEt, fileSize(paths.chakraEt), {}});
-                    run.outputs.back().replay = replayExport(paths.chakraEt, *a.device, a.diagnostics);
-                } else
-                    code = std::max<int>(code, ExitAnalysis); // --compat chakra: the reference fails here
-            }
-        } catch (const OutputError &e) {
-            a.diagnostics.error("output.failed", e.what());
-            code = ExitOutput;
-        }
-        code = std::max(code, writeCriticalPathOutputs(a, paths, run.outputs));
+        code = std::max(code, criticalPathOutcome(a, paths.criticalPathAsked));
+    }
+    // Each output on its own: one that fails does not stop the others.
+    std::vector<RequestedOutput> outputs;
+    for (const auto &[option, kind, path] :
+         {std::tuple{"--output", "et_plus", &paths.etPlus}, std::tuple{"--chakra-et", "chakra_et", &paths.chakraEt},
+          std::tuple{"--critical-path", "critical_path", &paths.criticalPath},
+          std::tuple{"--overlay", "overlay", &paths.overlay}})
+        if (!path->empty())
+            outputs.push_back({option, kind, *path});
+    for (const auto &o : outputs) {
+        if (const std::string why = skipReason(a, o, code); !why.empty())
+            run.outputs.push_back(notWritten(o, "skipped", why));
+        else
+            code = std::max(code, writeOutput(a, paths, o, inputs, run.outputs));
     }
     run.exitCode = code;
     return run;

@@ -20,6 +20,10 @@ struct RankOutputPaths {
     std::string criticalPath; // --critical-path
     std::string overlay;      // --overlay
     bool overlayAllEvents = false;
+    // A failed critical path fails the run (exit 6) when it was asked for: an output
+    // that needs it, a window option, or a run whose only product is the analysis.
+    // Otherwise its errors become warnings.
+    bool criticalPathAsked = true;
 };
 
 struct RankRun {

@@ -8,7 +8,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fcntl.h>
 #include <filesystem>
+#include <map>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -18,15 +22,18 @@ struct Run {
     QString out;
 };
 
-Run syncscope(const QStringList &args)
+Run syncscope(const QStringList &args, int timeoutMs = 120000)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(SYNCSCOPE_BINARY), args);
-    if (!p.waitForFinished(120000))
-        return {};
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill(); // a hang is a failure, never a stuck suite
+        p.waitForFinished(5000);
+        return {-3, QStringLiteral("(timed out)"), {}};
+    }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardError()),
             QString::fromUtf8(p.readAllStandardOutput())};
 }
@@ -46,6 +53,50 @@ QString temp(const std::string &name, const std::string &content)
 
 const QString kHost = QStringLiteral("golden/trace_link/host.0.json");
 const QString kDevice = QStringLiteral("golden/trace_link/device.0.json");
+
+// Runs `script` with sh, $0 being the syncscope binary (for ulimit, umask, odd file names).
+Run shell(const QString &script)
+{
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"), {"-c", script, QStringLiteral(SYNCSCOPE_BINARY)});
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished(5000);
+        return {-3, QStringLiteral("(timed out)"), {}};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardError()),
+            QString::fromUtf8(p.readAllStandardOutput())};
+}
+
+// A copy of the pair in a fresh directory (tests that must not touch tests/data).
+struct PairCopy {
+    std::string dir, host, device;
+};
+
+PairCopy copyPair()
+{
+    PairCopy c;
+    c.dir = testutil::tempDir();
+    c.host = c.dir + "/host.json";
+    c.device = c.dir + "/device.json";
+    std::filesystem::copy_file(testutil::fixture(kHost.toStdString()), c.host);
+    std::filesystem::copy_file(testutil::fixture(kDevice.toStdString()), c.device);
+    return c;
+}
+
+QString q(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+std::vector<std::string> leftovers(const std::string &dir)
+{
+    std::vector<std::string> tmp;
+    for (const auto &e : std::filesystem::directory_iterator(dir))
+        if (e.path().filename().string().find(".tmp-") != std::string::npos)
+            tmp.push_back(e.path().string());
+    return tmp;
+}
 
 } // namespace
 
@@ -68,6 +119,18 @@ private slots:
     void htaVersionOption();
     void samplePair();
     void wrongPairIsFlagged();
+    void nonRegularInputsAreRefused();
+    void noOutputOverAnyInput_data();
+    void noOutputOverAnyInput();
+    void sameOutputTwiceIsAUsageError_data();
+    void sameOutputTwiceIsAUsageError();
+    void outputsThroughSymlinksFifosAndDevices();
+    void outputModes();
+    void fileSizeLimitGivesExit5();
+    void failedOutputDoesNotSkipTheOthers();
+    void outOfRangeOptions();
+    void criticalPathFailureIsNeverExit0();
+    void reportSurvivesInvalidUtf8();
 };
 
 void TestBatch::helpAndVersion()
@@ -307,6 +370,250 @@ void TestBatch::wrongPairIsFlagged()
          "--device", QString::fromStdString(testutil::sharedData("device_only/param_resnet.kineto.json.gz"))});
     QVERIFY2(r.err.contains("look like different runs"), qPrintable(r.err));
     QVERIFY2(r.err.contains("1734239") && r.err.contains("23442"), qPrintable(r.err));
+}
+
+void TestBatch::nonRegularInputsAreRefused()
+{
+    const PairCopy pair = copyPair();
+    const std::string fifo = pair.dir + "/fifo.json";
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    // Unfed: it must not block. (The overlay and --inspect re-open their input, so even a fed
+    // FIFO used to hang; non-regular inputs are refused before anything is read.)
+    for (const QStringList &args :
+         {QStringList{"--batch", "--host", q(pair.host), "--device", q(fifo)},
+          QStringList{"--batch", "--host", q(fifo), "--device", q(pair.device)},
+          QStringList{"--batch", "--device", q(fifo), "--overlay", q(pair.dir + "/o.json")},
+          QStringList{"--batch", "--inspect", q(fifo)}, QStringList{"--batch", "--device", "/dev/zero"}}) {
+        const Run r = syncscope(args, 20000);
+        QVERIFY2(r.code == 3, qPrintable(QStringLiteral("exit %1: %2").arg(r.code).arg(r.err)));
+        QVERIFY2(r.err.contains("not a regular file"), qPrintable(r.err));
+    }
+    QVERIFY(!std::filesystem::exists(pair.dir + "/o.json"));
+}
+
+void TestBatch::noOutputOverAnyInput_data()
+{
+    QTest::addColumn<QString>("option");
+    for (const char *option : {"--output", "--chakra-et", "--critical-path", "--overlay", "--report"})
+        QTest::newRow(option) << QString(option);
+}
+
+void TestBatch::noOutputOverAnyInput()
+{
+    // Host and device, under their own names, a hard link and a symlink: each refused, each input intact.
+    QFETCH(QString, option);
+    const PairCopy pair = copyPair();
+    std::filesystem::create_hard_link(pair.host, pair.dir + "/host-hard.json");
+    std::filesystem::create_symlink("device.json", pair.dir + "/device-link.json");
+    const std::string host = testutil::readText(pair.host), device = testutil::readText(pair.device);
+    for (const std::string &target : {pair.host, pair.device, pair.dir + "/host-hard.json",
+                                      pair.dir + "/device-link.json"}) {
+        const Run r = syncscope({"--batch", "--host", q(pair.host), "--device", q(pair.device), option, q(target)});
+        QVERIFY2(r.code == 5, qPrintable(QStringLiteral("%1 %2: exit %3\n%4").arg(option, q(target)).arg(r.code).arg(r.err)));
+        QVERIFY2(r.err.contains("refusing to overwrite an input"), qPrintable(r.err));
+        QCOMPARE(testutil::readText(pair.host), host);
+        QCOMPARE(testutil::readText(pair.device), device);
+    }
+    QVERIFY(std::filesystem::is_symlink(pair.dir + "/device-link.json"));
+    QVERIFY(leftovers(pair.dir).empty());
+}
+
+void TestBatch::sameOutputTwiceIsAUsageError_data()
+{
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("second");
+    QTest::addColumn<QString>("spelling"); // how the second names the file
+    QTest::newRow("--output --chakra-et") << "--output" << "--chakra-et" << "same";
+    QTest::newRow("--output --report") << "--output" << "--report" << "dot";
+    QTest::newRow("--critical-path --overlay") << "--critical-path" << "--overlay" << "symlink";
+    QTest::newRow("--overlay --report") << "--overlay" << "--report" << "hardlink";
+}
+
+void TestBatch::sameOutputTwiceIsAUsageError()
+{
+    QFETCH(QString, first);
+    QFETCH(QString, second);
+    QFETCH(QString, spelling);
+    const std::string dir = testutil::tempDir();
+    const std::string out = dir + "/out.json";
+    std::string other = out;
+    if (spelling == "dot") {
+        other = dir + "/./out.json";
+    } else if (spelling == "symlink") {
+        other = dir + "/link.json";
+        std::filesystem::create_symlink("out.json", other); // dangling until written
+    } else if (spelling == "hardlink") {
+        testutil::writeText(out, "keep");
+        other = dir + "/hard.json";
+        std::filesystem::create_hard_link(out, other);
+    }
+    const Run r = syncscope({"--batch", "--host", fixture(kHost.toUtf8()), "--device", fixture(kDevice.toUtf8()), first,
+                             q(out), second, q(other)});
+    QVERIFY2(r.code == 2, qPrintable(QStringLiteral("exit %1\n%2").arg(r.code).arg(r.err)));
+    QVERIFY2(r.err.contains(first + " and " + second + " name the same file"), qPrintable(r.err));
+    if (spelling == "hardlink")
+        QCOMPARE(testutil::readText(out), std::string("keep"));
+    else
+        QVERIFY(!std::filesystem::exists(out));
+}
+
+void TestBatch::outputsThroughSymlinksFifosAndDevices()
+{
+    const std::string dir = testutil::tempDir();
+    std::filesystem::create_directory(dir + "/real");
+    testutil::writeText(dir + "/real/report.json", "old");
+    std::filesystem::create_symlink("real/report.json", dir + "/report.json");
+    const std::string fifo = dir + "/cp.fifo";
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    QVERIFY(reader >= 0);
+    // Read the FIFO while syncscope writes it (it may hold more than a pipe's buffer).
+    QProcess p;
+    p.start(QStringLiteral(SYNCSCOPE_BINARY),
+            {"--batch", "--host", fixture(kHost.toUtf8()), "--device", fixture(kDevice.toUtf8()), "--report",
+             q(dir + "/report.json"), "--critical-path", q(fifo), "--output", "/dev/null", "--quiet"});
+    std::string piped;
+    char buf[65536];
+    QElapsedTimer clock;
+    clock.start();
+    while (!p.waitForFinished(20) && clock.elapsed() < 60000)
+        for (ssize_t n; (n = ::read(reader, buf, sizeof buf)) > 0;)
+            piped.append(buf, size_t(n));
+    for (ssize_t n; (n = ::read(reader, buf, sizeof buf)) > 0;)
+        piped.append(buf, size_t(n));
+    ::close(reader);
+    const Run r{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardError()),
+                {}};
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(std::filesystem::is_symlink(dir + "/report.json"));
+    QVERIFY(nlohmann::json::parse(testutil::readText(dir + "/real/report.json"))["exit_code"] == 0);
+    QVERIFY(std::filesystem::is_fifo(fifo));
+    QVERIFY(nlohmann::json::parse(piped).contains("critical_path"));
+    QVERIFY(std::filesystem::is_character_file("/dev/null"));
+    // /dev/stdout redirected to a file writes to the shell's descriptor (the file stays, its offset is shared).
+    const std::string captured = dir + "/captured.txt";
+    const Run viaStdout = shell(QStringLiteral("(echo first; \"$0\" --batch --device '%1' --report /dev/stdout --quiet; "
+                                               "echo last) > '%2'")
+                                    .arg(fixture(kDevice.toUtf8()), q(captured)));
+    QCOMPARE(viaStdout.code, 0);
+    const std::string text = testutil::readText(captured);
+    QVERIFY2(text.rfind("first\n{", 0) == 0 && text.size() > 20 && text.substr(text.size() - 7) == "}\nlast\n",
+             text.c_str());
+    QVERIFY(nlohmann::json::parse(text.substr(6, text.size() - 11))["exit_code"] == 0);
+    // A FIFO nobody reads fails at once with a message instead of hanging.
+    const Run unread = syncscope({"--batch", "--device", fixture(kDevice.toUtf8()), "--critical-path", q(fifo)}, 20000);
+    QCOMPARE(unread.code, 5);
+    QVERIFY2(unread.err.contains("no process is reading"), qPrintable(unread.err));
+}
+
+void TestBatch::outputModes()
+{
+    const std::string dir = testutil::tempDir();
+    const std::string existing = dir + "/existing.json";
+    testutil::writeText(existing, "old");
+    ::chmod(existing.c_str(), 0640);
+    const Run r = shell(QStringLiteral("umask 077; exec \"$0\" --batch --device '%1' --report '%2' --critical-path '%3'")
+                            .arg(fixture(kDevice.toUtf8()), q(dir + "/new.json"), q(existing)));
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QCOMPARE(std::filesystem::status(dir + "/new.json").permissions(),
+             std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    QCOMPARE(std::filesystem::status(existing).permissions(), std::filesystem::perms::owner_read |
+                                                                  std::filesystem::perms::owner_write |
+                                                                  std::filesystem::perms::group_read);
+}
+
+void TestBatch::fileSizeLimitGivesExit5()
+{
+    const std::string dir = testutil::tempDir();
+    const Run r = shell(QStringLiteral("ulimit -f 2; exec \"$0\" --batch --host '%1' --device '%2' --output '%3'")
+                            .arg(fixture(kHost.toUtf8()), fixture(kDevice.toUtf8()), q(dir + "/big.json")));
+    QVERIFY2(r.code == 5, qPrintable(QStringLiteral("exit %1\n%2").arg(r.code).arg(r.err)));
+    QVERIFY2(r.err.contains("File too large"), qPrintable(r.err));
+    QVERIFY(std::filesystem::is_empty(dir));
+}
+
+void TestBatch::failedOutputDoesNotSkipTheOthers()
+{
+    const std::string dir = testutil::tempDir();
+    const std::string bad = dir + "/no/such/dir/linked.json";
+    const Run r = syncscope({"--batch", "--host", fixture(kHost.toUtf8()), "--device", fixture(kDevice.toUtf8()),
+                             "--output", q(bad), "--chakra-et", q(dir + "/trace.et"), "--critical-path",
+                             q(dir + "/cp.json"), "--report", q(dir + "/report.json")});
+    QCOMPARE(r.code, 5);
+    QVERIFY(std::filesystem::exists(dir + "/trace.et"));
+    QVERIFY(std::filesystem::exists(dir + "/cp.json"));
+    QVERIFY2(r.err.contains("FAILED   " + q(bad)), qPrintable(r.err));
+    const auto report = nlohmann::json::parse(testutil::readText(dir + "/report.json"));
+    QCOMPARE(report["exit_code"].get<int>(), 5);
+    std::map<std::string, std::string> status;
+    for (const auto &o : report["outputs"])
+        status[o["kind"]] = o["status"];
+    QCOMPARE(status["et_plus"], std::string("failed"));
+    QCOMPARE(status["chakra_et"], std::string("written"));
+    QCOMPARE(status["critical_path"], std::string("written"));
+    bool diagnosed = false;
+    for (const auto &d : report["diagnostics"])
+        diagnosed |= d["code"] == "output.failed" && d["file"] == bad;
+    QVERIFY(diagnosed);
+    // Rejected inputs: every output is listed as skipped, with the reason, and none is written.
+    const Run rejected = syncscope({"--batch", "--device", temp("bad.json", "{"), "--critical-path",
+                                    q(dir + "/cp2.json"), "--report", q(dir + "/report2.json")});
+    QCOMPARE(rejected.code, 3);
+    QVERIFY2(rejected.err.contains("skipped  " + q(dir + "/cp2.json")), qPrintable(rejected.err));
+    QVERIFY(!std::filesystem::exists(dir + "/cp2.json"));
+    const auto report2 = nlohmann::json::parse(testutil::readText(dir + "/report2.json"));
+    QCOMPARE(report2["outputs"][0]["status"].get<std::string>(), std::string("skipped"));
+    QCOMPARE(report2["outputs"][0]["reason"].get<std::string>(), std::string("the inputs could not be loaded"));
+}
+
+void TestBatch::outOfRangeOptions()
+{
+    const Run instance = syncscope({"--batch", "--device", fixture(kDevice.toUtf8()), "--instance", "4294967296"});
+    QCOMPARE(instance.code, 2);
+    QVERIFY2(instance.err.contains("0 to 2147483647"), qPrintable(instance.err));
+    const Run rank = syncscope({"--batch", "--device", fixture(kDevice.toUtf8()), "--rank", "99999999999999999999"});
+    QCOMPARE(rank.code, 2);
+    QVERIFY2(rank.err.contains("out of range"), qPrintable(rank.err));
+    const Run empty = syncscope({"--batch", "--host", fixture(kHost.toUtf8()), "--device", fixture(kDevice.toUtf8()),
+                                 "--output", ""});
+    QCOMPARE(empty.code, 2);
+    QVERIFY2(empty.err.contains("--output needs a file name"), qPrintable(empty.err));
+}
+
+void TestBatch::criticalPathFailureIsNeverExit0()
+{
+    // The trace has one ProfilerStep: instance 5 cannot be analysed.
+    const std::string dir = testutil::tempDir();
+    const Run asked = syncscope({"--batch", "--device", fixture(kDevice.toUtf8()), "--instance", "5", "--report",
+                                 q(dir + "/r.json")});
+    QVERIFY2(asked.code == 6, qPrintable(QStringLiteral("exit %1\n%2").arg(asked.code).arg(asked.err)));
+    QCOMPARE(nlohmann::json::parse(testutil::readText(dir + "/r.json"))["exit_code"].get<int>(), 6);
+    testutil::KinetoBuilder k; // no event has a duration: nothing to analyse
+    k.raw(R"({"ph": "i", "name": "marker", "pid": 100, "tid": 1, "ts": 5, "s": "t"})");
+    const Run cpOnly = syncscope({"--batch", "--device", temp("k2.json", k.json())});
+    QVERIFY2(!cpOnly.err.contains("critical-path analysis failed") || cpOnly.code != 0, qPrintable(cpOnly.err));
+}
+
+void TestBatch::reportSurvivesInvalidUtf8()
+{
+    // A file name that is not UTF-8, and a top-level key that is not either.
+    const std::string dir = testutil::tempDir();
+    const std::string device = dir + "/dev\xff.json";
+    std::filesystem::copy_file(testutil::fixture(kDevice.toStdString()), device);
+    std::string text = testutil::readText(testutil::fixture(kDevice.toStdString()));
+    text.insert(text.find('{') + 1, "\"bad\xfe\xffkey\": 1, ");
+    testutil::writeText(dir + "/badkey.json", text);
+    for (const QString &input : {QStringLiteral("$(printf '%1/dev\\377.json')").arg(q(dir)), q(dir + "/badkey.json")}) {
+        const std::string report = dir + "/report.json";
+        std::filesystem::remove(report);
+        const Run r = shell(QStringLiteral("exec \"$0\" --batch --device \"%1\" --report '%2'").arg(input, q(report)));
+        QVERIFY2(r.code != 1 && r.code < 128 && r.code >= 0, qPrintable(QStringLiteral("exit %1\n%2").arg(r.code).arg(r.err)));
+        QVERIFY2(!r.err.contains("internal error"), qPrintable(r.err));
+        const auto j = nlohmann::json::parse(testutil::readText(report)); // valid UTF-8 JSON
+        QCOMPARE(j["exit_code"].get<int>(), r.code);
+        if (input.contains("printf"))
+            QVERIFY(j["inputs"]["device"]["path"].get<std::string>().find("\xEF\xBF\xBD") != std::string::npos);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestBatch)

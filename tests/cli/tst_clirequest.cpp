@@ -88,6 +88,21 @@ void TestCliRequest::usageErrors_data()
     QTest::newRow("bad instance") << QStringList{"a", "--instance", "x"} << "--instance";
     QTest::newRow("bad rank") << QStringList{"a", "--rank", "-1"} << "--rank";
     QTest::newRow("bad hta version") << QStringList{"a", "--hta-version", "head"} << "--hta-version takes";
+    // Numbers too big for the option say the allowed range instead of wrapping or "not a number".
+    QTest::newRow("instance 2^32") << QStringList{"a", "--instance", "4294967296"}
+                                   << "--instance is out of range: 4294967296 (allowed: 0 to 2147483647)";
+    QTest::newRow("instance 2^31") << QStringList{"a", "--instance", "2147483648"} << "out of range";
+    QTest::newRow("instance range end") << QStringList{"a", "--instance", "0,99999999999"} << "out of range";
+    QTest::newRow("instance reversed") << QStringList{"a", "--instance", "3,1"} << "A <= B";
+    QTest::newRow("rank 10^20") << QStringList{"a", "--rank", "99999999999999999999"}
+                                << "--rank is out of range: 99999999999999999999";
+    QTest::newRow("rank junk") << QStringList{"a", "--rank", "x"} << "--rank needs an integer from 0 to";
+    QTest::newRow("size 2^64") << QStringList{"a", "--size", "18446744073709551617x100"} << "--size";
+    // An empty file name is never "not given".
+    for (const char *option : {"--output", "--report", "--chakra-et", "--overlay", "--critical-path", "--screenshot",
+                               "--host", "--device", "--inspect"})
+        QTest::newRow(option) << QStringList{"a", option, ""} << QString(option) + " needs a file name";
+    QTest::newRow("empty positional") << QStringList{"a", ""} << "empty string";
 }
 
 void TestCliRequest::usageErrors()

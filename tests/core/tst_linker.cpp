@@ -71,6 +71,7 @@ private slots:
     void allRecordFunctionIdsZero();
     void memsetsLinkInDefaultMode();
     void syncDepsFromEveryCudaSync();
+    void coverageNeverExceeds100Percent();
 };
 
 void TestLinker::chakraGoldenIsByteIdentical()
@@ -287,6 +288,26 @@ void TestLinker::syncDepsFromEveryCudaSync()
     QVERIFY(add.contains("sync_dep"));
     QCOMPARE(add["sync_dep"], nlohmann::json::array({idOf(doc, "Memcpy DtoH", true)}));
     QCOMPARE(a->link->counts.syncDeps, 1);
+}
+
+void TestLinker::coverageNeverExceeds100Percent()
+{
+    // Linked by record-function id although the names differ (and a linked ProfilerStep):
+    // a linked op has a twin, so "with a twin" can never be fewer than "linked".
+    HostBuilder h;
+    h.thread(2, 1).op(3, "ProfilerStep#0", 2, 4).op(5, "aten::mm", 3, 5).op(6, "aten::foo", 3, 6).op(7, "aten::add", 3, 7);
+    KinetoBuilder k;
+    k.annotation("ProfilerStep#0", 1, 0, 100, 4, 4)
+        .cpu("aten::mm", 1, 10, 5, 5, 5)
+        .cpu("aten::bar", 1, 20, 5, 6, 6); // aten::add has no twin
+    const auto a = analyseText(h, k, LinkMode::Default);
+    QVERIFY(a->link);
+    const LinkCounts &c = a->link->counts;
+    QVERIFY2(c.hostOpsLinked >= 2, qPrintable(QString::number(c.hostOpsLinked)));
+    QVERIFY2(c.hostOpsWithTwin >= c.hostOpsLinked,
+             qPrintable(QStringLiteral("%1 linked of %2 with a twin").arg(c.hostOpsLinked).arg(c.hostOpsWithTwin)));
+    QVERIFY(c.hostOpsWithTwin <= c.hostOps);
+    QVERIFY(a->link->coverage() <= 1.0);
 }
 
 QTEST_GUILESS_MAIN(TestLinker)
