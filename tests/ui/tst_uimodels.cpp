@@ -244,6 +244,12 @@ void TestUiModels::criticalPathModels()
     CriticalOpsModel ops;
     QAbstractItemModelTester t1(&ops, QAbstractItemModelTester::FailureReportingMode::QtTest);
     ops.setPath(cp, f.model);
+    // Zero-length dependency rows are hidden by default (issue 13).
+    const int shown = ops.rowCount();
+    for (int r = 0; r < shown; ++r)
+        QVERIFY(ops.row(r).event >= 0 || ops.row(r).durationUs > 0);
+    ops.setShowZeroRows(true);
+    QVERIFY(ops.rowCount() > shown);
     QVERIFY(ops.rowCount() > 10);
     double total = 0, share = 0;
     const std::set<uint32_t> critical(cp->criticalEvents.begin(), cp->criticalEvents.end());
