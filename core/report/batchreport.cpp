@@ -325,7 +325,7 @@ std::string formatSummary(const ReportContext &ctx)
         }
     }
     if (!a.steps.empty()) {
-        s += "  steps    name               critical path      span   cpu %  compute %   comm %  launch %  kernel-gap %\n";
+        s += "  steps    name               critical path        span   cpu %  compute %   comm %  launch %  kernel-gap %\n";
         for (const auto &st : a.steps) {
             auto pct = [&](const char *bucket) {
                 for (const auto &row : st.summary)
@@ -333,7 +333,7 @@ std::string formatSummary(const ReportContext &ctx)
                         return row.percent;
                 return 0.0;
             };
-            std::snprintf(line, sizeof line, "           %-18s %13s %11s %5.1f %10.1f %8.1f %9.1f %13.1f%s\n",
+            std::snprintf(line, sizeof line, "           %-18s %13s %11s %7.1f %10.1f %8.1f %9.1f %13.1f%s\n",
                           st.name.c_str(), humanUs(st.weightUs).c_str(), humanUs(st.endUs - st.startUs).c_str(),
                           pct("cpu_bound"),
                           pct("gpu_compute_bound"), pct("gpu_communication_bound"), pct("gpu_kernel_launch_overhead"),
