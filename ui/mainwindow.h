@@ -57,6 +57,7 @@ public:
     void applyDefaultLayout();
 
     bool isLoading() const;
+    Loader *loader() const { return m_loader; }
     std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
     std::shared_ptr<const CriticalPathResult> criticalPath() const { return m_cp; }
     TimelineView *timeline() const { return m_timeline; }

@@ -40,6 +40,9 @@
 #include <QTimer>
 #include <QTreeView>
 
+#include <chrono>
+#include <thread>
+
 using namespace syncscope;
 using namespace syncscope::ui;
 
@@ -624,13 +627,20 @@ void TestMainWindow::cancelStopsLoading()
     QVERIFY(!cancel->isVisible());
 
     // Issue 13: Cancel once the timeline shows (the analysis running): the critical-path
-    // panel said "Computing..." forever and nothing offered to resume.
+    // panel said "Computing..." forever and nothing offered to resume. The hook holds the
+    // worker after loading until Cancel has landed, so the analysis is certainly running.
+    m_w->loader()->setAfterLoadedHook([](const std::atomic<bool> &cancelled) {
+        for (int i = 0; i < 6000 && !cancelled; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    });
     done.clear();
     auto conn = connect(m_w.get(), &MainWindow::timelineShown, cancel, [cancel] { cancel->click(); });
     m_w->openFiles(host, device);
     QVERIFY(done.wait(120000));
     disconnect(conn);
+    m_w->loader()->setAfterLoadedHook({});
     QVERIFY(!done.first().first().toBool());
+    QVERIFY(m_w->timeline()->plot()->model()); // the timeline stays
     const QString cpText = m_w->criticalPathPanel()->summaryLabel()->text();
     QVERIFY2(!cpText.contains(QStringLiteral("Computing")) && cpText.contains(QStringLiteral("cancelled")),
              qPrintable(cpText));

@@ -212,17 +212,22 @@ void BreakdownModel::setPath(std::shared_ptr<const CriticalPathResult> cp)
 {
     beginResetModel();
     m_cp = std::move(cp);
+    m_rows.clear();
+    if (m_cp && m_cp->success)
+        for (size_t k = 0; k < m_cp->summary.size(); ++k)
+            if (!m_cp->summary[k].boundBy.empty() || m_cp->summary[k].durationUs > 0)
+                m_rows.push_back(k);
     endResetModel();
 }
 
 std::string BreakdownModel::boundBy(int row) const
 {
-    return row >= 0 && row < rowCount() ? m_cp->summary[static_cast<size_t>(row)].boundBy : std::string();
+    return row >= 0 && row < rowCount() ? m_cp->summary[m_rows[static_cast<size_t>(row)]].boundBy : std::string();
 }
 
 int BreakdownModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !m_cp || !m_cp->success ? 0 : static_cast<int>(m_cp->summary.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int BreakdownModel::columnCount(const QModelIndex &parent) const
@@ -234,7 +239,7 @@ QVariant BreakdownModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount())
         return {};
-    const CpSummaryRow &r = m_cp->summary[static_cast<size_t>(index.row())];
+    const CpSummaryRow &r = m_cp->summary[m_rows[static_cast<size_t>(index.row())]];
     if (role == Qt::TextAlignmentRole)
         return index.column() != BoundByColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     if (role == Qt::UserRole)

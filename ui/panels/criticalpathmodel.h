@@ -88,6 +88,7 @@ public:
 
 private:
     std::shared_ptr<const CriticalPathResult> m_cp;
+    std::vector<size_t> m_rows; // summary rows shown: a 0 ns dependency bucket is left out
 };
 
 } // namespace syncscope::ui

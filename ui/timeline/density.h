@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Activity density of each lane over the whole trace (display-free), for the
 // overview strip: per lane group, the busy fraction of each of `bins` equal
-// time slices (0..1, the lane's top-level row, so nested ops are not counted twice).
+// time slices (0..1: the busiest row of the lane; annotations are left out).
 #pragma once
 
 #include "lanelayout.h"

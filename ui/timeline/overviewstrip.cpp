@@ -79,7 +79,7 @@ void OverviewStrip::renderImage()
             if (v <= 0)
                 continue;
             QColor col = ink;
-            col.setAlphaF(0.25 + 0.75 * v);
+            col.setAlphaF(0.15 + 0.6 * v);
             p.fillRect(QRect(x, y0, 1, y1 - y0), col);
         }
     }

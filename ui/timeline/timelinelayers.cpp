@@ -214,8 +214,11 @@ void EdgeLayer::draw(QCPPainter *painter)
         for (uint32_t id : m_ids) {
             const TimelineEdge &e = edges[id];
             const int32_t fromRow = model.layout.pos(e.from).row, toRow = model.layout.pos(e.to).row;
-            // The critical path: the band on the ops shows it along a row; arrows only where it changes rows.
-            if (kind == EdgeKind::CriticalPath && fromRow == toRow)
+            // The critical path: the band on its ops shows it within a lane (along a row and down a
+            // call stack); connectors only where it moves to another lane (launch, sync, thread).
+            if (kind == EdgeKind::CriticalPath &&
+                (fromRow == toRow || (fromRow >= 0 && toRow >= 0 &&
+                                      model.layout.rows[size_t(fromRow)].group == model.layout.rows[size_t(toRow)].group)))
                 continue;
             if (!lineOf(e, line))
                 continue;

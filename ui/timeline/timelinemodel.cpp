@@ -204,8 +204,11 @@ std::shared_ptr<TimelineModel> buildTimelineModel(std::shared_ptr<const KinetoTr
         else
             info.process = pn != processNames.end() ? pn->second + " (pid " + pidText + ")" : "pid " + pidText;
         auto tn = threadNames.find(key);
-        if (tn != threadNames.end())
+        if (tn != threadNames.end()) {
             info.name = tn->second;
+            while (!info.name.empty() && info.name.back() == ' ') // Kineto writes "stream 7 "
+                info.name.pop_back();
+        }
         else if (info.gpu)
             info.name = key.tid < 0 && !key.tidStr ? std::string("device sync") : "stream " + tidText;
         else

@@ -172,8 +172,10 @@ void TimelineView::rebuildLegend()
         m_toggles[k]->setIcon(edgeIcon(kind, c.edge[k]));
         m_toggles[k]->setIconSize(QSize(26, 12));
         const QString name = QLatin1String(edgeKindName(kind));
-        // Arrows, so the count cannot be read against the panel's ops and graph edges.
-        m_toggles[k]->setText(model ? tr("%1 (%n arrows)", nullptr, int(model->edges.count(kind))).arg(name) : name);
+        // Links between two ops, so the count cannot be read against the panel's ops and graph edges.
+        const size_t n = model ? model->edges.count(kind) : 0;
+        m_toggles[k]->setText(model ? QStringLiteral("%1 (%2 %3)").arg(name).arg(n).arg(n == 1 ? tr("link") : tr("links"))
+                                    : name);
     }
 }
 
