@@ -296,7 +296,7 @@ void MainWindow::createActions()
     bar->addAction(back);
     bar->addAction(fwd);
     QAction *fit = bar->addAction(tr("Fit all"), plot, &TimelinePlot::fitAll);
-    fit->setToolTip(tr("Fit the whole trace (0)"));
+    fit->setToolTip(tr("Fit to where the events are (0); again: the whole trace"));
     bar->addSeparator();
     bar->addWidget(m_timeline->edgeBar()); // the edges' toggles and legend
 }

@@ -18,4 +18,12 @@ struct LaneDensity {
 
 LaneDensity laneDensity(const LaneLayout &layout, int bins);
 
+// Where the events are: the shortest time range holding `keep` of all op starts and
+// ends, when leaving out the rest drops at least `minDrop` of the trace's length (a
+// long empty span before or after a few stragglers); else the whole trace.
+struct TimeSpan {
+    double t0 = 0, t1 = 0;
+};
+TimeSpan busyRange(const LaneLayout &layout, double keep = 0.999, double minDrop = 0.1);
+
 } // namespace syncscope::ui

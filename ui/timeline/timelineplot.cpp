@@ -4,6 +4,7 @@
 #include "timeaxisticker.h"
 #include "timeformat.h"
 #include "timelinelayers.h"
+#include "density.h"
 
 #include <QContextMenuEvent>
 #include <QMenu>
@@ -63,7 +64,12 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     m_hidden.assign(m_collapsed.size(), false);
     m_scrollY = 0;
     rebuildGeometry();
-    applyRange(m_model ? TimeRange{0, std::max(1.0, m_model->spanNs())} : TimeRange{0, 1000});
+    if (m_model) {
+        const TimeSpan busy = busyRange(m_model->layout); // where the events are, as fit-all
+        applyRange({busy.t0, busy.t1});
+    } else {
+        applyRange({0, 1000});
+    }
     Q_EMIT scrollChanged(m_scrollY);
 }
 
@@ -171,8 +177,15 @@ void TimelinePlot::panBy(double dxPx)
 
 void TimelinePlot::fitAll()
 {
-    if (m_model)
-        setRange({0, std::max(1.0, m_model->spanNs())});
+    if (!m_model)
+        return;
+    // Fit to where the events are (a long empty span around a few stragglers is left
+    // out); pressed again, the whole trace.
+    const TimeSpan busy = busyRange(m_model->layout);
+    const TimeRange core{busy.t0, busy.t1}, whole{0, std::max(1.0, m_model->spanNs())};
+    const TimeRange now = range();
+    const bool atCore = std::abs(now.t0 - core.t0) < 1e-6 * whole.t1 && std::abs(now.t1 - core.t1) < 1e-6 * whole.t1;
+    setRange(atCore ? whole : core);
 }
 
 bool TimelinePlot::fitSelection()
