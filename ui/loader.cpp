@@ -58,7 +58,8 @@ void Loader::start(AnalysisRequest request)
     m_busy = true;
     Q_EMIT started();
     auto cancelFlag = m_cancel;
-    m_thread = std::thread([this, generation, cancelFlag, request = std::move(request)]() mutable {
+    m_thread = std::thread([this, generation, cancelFlag, afterLoaded = m_afterLoaded,
+                            request = std::move(request)]() mutable {
         QElapsedTimer clock;
         clock.start();
         // Progress: at most one update per percent and per 50 ms, so the GUI queue stays short.
@@ -117,6 +118,8 @@ void Loader::start(AnalysisRequest request)
                     Qt::QueuedConnection);
                 return model;
             });
+            if (afterLoaded)
+                afterLoaded(*cancelFlag);
         };
         auto result = std::make_shared<LoadResult>();
         std::shared_ptr<Analysis> analysis;

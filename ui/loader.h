@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 
@@ -36,6 +37,9 @@ public:
     void start(AnalysisRequest request);
     void cancel();
     bool busy() const { return m_busy; }
+    // Tests: runs on the worker once the traces are in, before the analysis goes on (with the
+    // load's cancel flag), so a test can cancel while the analysis is certainly running.
+    void setAfterLoadedHook(std::function<void(const std::atomic<bool> &cancel)> hook) { m_afterLoaded = std::move(hook); }
 
 Q_SIGNALS:
     void started();
@@ -50,6 +54,7 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     quint64 m_generation = 0;
     bool m_busy = false;
+    std::function<void(const std::atomic<bool> &)> m_afterLoaded;
 };
 
 // Maps a pipeline stage and its own progress to a fraction of the whole load.

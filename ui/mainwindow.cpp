@@ -2,11 +2,13 @@
 #include "mainwindow.h"
 
 #include "openpairdialog.h"
+#include "panels/aggregatepanel.h"
 #include "panels/criticalpathpanel.h"
 #include "panels/detailspanel.h"
 #include "panels/diagnosticspanel.h"
 #include "panels/searchpanel.h"
 #include "panels/whatifpanel.h"
+#include "panels/syncwaitspanel.h"
 #include "shortcuts.h"
 #include "startpage.h"
 #include "timeline/timeformat.h"
@@ -16,6 +18,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -31,6 +34,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QThreadPool>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -63,6 +67,8 @@ MainWindow::MainWindow(QWidget *parent)
     , m_cpPanel(new CriticalPathPanel(this))
     , m_diagnostics(new DiagnosticsPanel(this))
     , m_whatIf(new WhatIfPanel(this))
+    , m_syncWaits(new SyncWaitsPanel(this))
+    , m_area(new AggregatePanel(this))
     , m_statusLabel(new QLabel(this))
     , m_diagLabel(new QLabel(this))
     , m_progress(new QProgressBar(this))
@@ -104,9 +110,25 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_details, &DetailsPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(m_search, &SearchPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(m_cpPanel, &CriticalPathPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(m_syncWaits, &SyncWaitsPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(m_area, &AggregatePanel::eventRequested, this, &MainWindow::jumpTo);
+    // Shift-drag = area selection: aggregate what ran there (after the drag settles).
+    auto *areaTimer = new QTimer(this);
+    areaTimer->setSingleShot(true);
+    areaTimer->setInterval(80);
+    connect(plot, &TimelinePlot::measurementChanged, areaTimer, qOverload<>(&QTimer::start));
+    connect(areaTimer, &QTimer::timeout, this, [this, plot] {
+        const auto m = plot->measurement();
+        m_area->setArea(plot->model(), m ? m->t0 : 0, m ? m->t1 : 0, plot->measuredRows(), plot->measuredLanes());
+        if (m) {
+            m_areaDock->show();
+            m_areaDock->raise();
+        }
+    });
     connect(m_cpPanel, &CriticalPathPanel::stepRequested, this, &MainWindow::showStep);
     connect(m_whatIf, &WhatIfPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(plot->selection(), &Selection::changed, m_whatIf, &WhatIfPanel::setSelectedEvent);
+    connect(m_cpPanel, &CriticalPathPanel::boundByRequested, this, &MainWindow::highlightBoundBy);
     connect(plot, &TimelinePlot::rangeChanged, this, [this, plot] { m_search->setAnchorTime(plot->range().t0); });
 
     setSamplePair({}, {});
@@ -149,6 +171,10 @@ void MainWindow::createDocks()
     m_searchDock = dock(tr("Search"), QStringLiteral("search"), m_search, Qt::BottomDockWidgetArea);
     m_diagDock = dock(tr("Diagnostics"), QStringLiteral("diagnostics"), m_diagnostics, Qt::BottomDockWidgetArea);
     m_whatIfDock = dock(tr("What-if"), QStringLiteral("whatif"), m_whatIf, Qt::BottomDockWidgetArea);
+    m_syncDock = dock(tr("Sync waits"), QStringLiteral("syncwaits"), m_syncWaits, Qt::BottomDockWidgetArea);
+    m_areaDock = dock(tr("Area selection"), QStringLiteral("area"), m_area, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_searchDock, m_syncDock);
+    tabifyDockWidget(m_searchDock, m_areaDock);
     tabifyDockWidget(m_searchDock, m_diagDock);
     tabifyDockWidget(m_searchDock, m_whatIfDock);
     m_searchDock->raise();
@@ -164,6 +190,12 @@ void MainWindow::createActions()
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction *sample = file->addAction(tr("Open the &sample pair"), this, &MainWindow::openSample);
     sample->setObjectName(QStringLiteral("openSample"));
+    m_reloadAction = file->addAction(tr("&Reload"), this, &MainWindow::reload);
+    m_reloadAction->setObjectName(QStringLiteral("reload"));
+    m_reloadAction->setShortcut(QKeySequence::Refresh);
+    m_reloadAction->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+    m_reloadAction->setToolTip(tr("Load the pair again (resumes a cancelled load)"));
+    m_reloadAction->setEnabled(false);
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
     for (ExportKind kind : availableExportKinds()) {
@@ -220,7 +252,15 @@ void MainWindow::createActions()
         connect(plot->edgeToggles(), &EdgeToggles::changed, a, [a, plot, kind] { a->setChecked(plot->edgeToggles()->shown(kind)); });
     }
     view->addSeparator();
-    for (QDockWidget *d : {m_detailsDock, m_cpDock, m_searchDock, m_diagDock})
+    // Step along the critical path (the panel's table order), wherever the focus is.
+    QAction *nextOnPath = add(view, tr("Next op on the critical path"), QKeySequence(Qt::Key_BracketRight),
+                              [this] { m_cpPanel->stepAlongPath(1); });
+    QAction *prevOnPath = add(view, tr("Previous op on the critical path"), QKeySequence(Qt::Key_BracketLeft),
+                              [this] { m_cpPanel->stepAlongPath(-1); });
+    nextOnPath->setShortcutContext(Qt::WindowShortcut);
+    prevOnPath->setShortcutContext(Qt::WindowShortcut);
+    view->addSeparator();
+    for (QDockWidget *d : {m_detailsDock, m_cpDock, m_searchDock, m_syncDock, m_areaDock, m_diagDock})
         view->addAction(d->toggleViewAction());
 
     QMenu *search = menuBar()->addMenu(tr("&Search"));
@@ -250,6 +290,7 @@ void MainWindow::createActions()
     bar->setObjectName(QStringLiteral("maintoolbar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(open);
+    bar->addAction(m_reloadAction);
     auto *exportButton = new QToolButton(bar);
     exportButton->setText(tr("Export"));
     exportButton->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
@@ -261,7 +302,7 @@ void MainWindow::createActions()
     bar->addAction(back);
     bar->addAction(fwd);
     QAction *fit = bar->addAction(tr("Fit all"), plot, &TimelinePlot::fitAll);
-    fit->setToolTip(tr("Fit the whole trace (0)"));
+    fit->setToolTip(tr("Fit to where the events are (0); again: the whole trace"));
     bar->addSeparator();
     bar->addWidget(m_timeline->edgeBar()); // the edges' toggles and legend
 }
@@ -325,6 +366,9 @@ void MainWindow::openFiles(const QString &first, const QString &second)
 void MainWindow::openRequest(AnalysisRequest request)
 {
     m_loading = {QString::fromStdString(request.hostPath), QString::fromStdString(request.devicePath)};
+    m_lastRequest = request;
+    m_haveLastRequest = true;
+    m_reloadAction->setEnabled(false);
     m_progress->setValue(0);
     m_progress->setFormat(tr("loading %p%"));
     m_progress->show();
@@ -332,6 +376,12 @@ void MainWindow::openRequest(AnalysisRequest request)
     m_statusLabel->setText(tr("Loading %1\u2026").arg(m_loading.label()));
     m_stepGeneration++;
     m_loader->start(std::move(request));
+}
+
+void MainWindow::reload()
+{
+    if (m_haveLastRequest && !isLoading())
+        openRequest(m_lastRequest);
 }
 
 bool MainWindow::isLoading() const
@@ -372,6 +422,7 @@ void MainWindow::onTimelineReady(std::shared_ptr<TimelineModel> model)
     m_details->model()->setSources(nullptr, model);
     m_cpPanel->clear();
     m_cpPanel->setBusy(tr("Computing the critical path\u2026"));
+    m_syncWaits->setSources(nullptr, nullptr);
     m_stack->setCurrentWidget(m_timeline);
     m_timeline->plot()->setFocus();
     const QString name = m_loading.label();
@@ -385,6 +436,7 @@ void MainWindow::onFinished(std::shared_ptr<LoadResult> result)
 {
     m_progress->hide();
     m_cancel->hide();
+    m_reloadAction->setEnabled(m_haveLastRequest);
     const Analysis &a = *result->analysis;
     m_diagnostics->model()->setDiagnostics(a.diagnostics.items());
     const int errors = a.diagnostics.count(Severity::Error), warnings = a.diagnostics.count(Severity::Warning);
@@ -393,7 +445,15 @@ void MainWindow::onFinished(std::shared_ptr<LoadResult> result)
         const bool cancelled = a.diagnostics.find("load.cancelled") != nullptr;
         m_analysis.reset();
         if (cancelled) {
-            m_statusLabel->setText(tr("Loading was cancelled."));
+            const QString resume = m_reloadAction->shortcut().toString(QKeySequence::NativeText);
+            m_statusLabel->setText(tr("Loading was cancelled. File \u25b8 Reload (%1) loads the pair again.").arg(resume));
+            // The timeline (when it was shown) stays; every panel says what it has.
+            m_cpPanel->clear();
+            m_cpPanel->setBusy(m_model ? tr("Loading was cancelled before the critical path was computed. "
+                                            "File \u25b8 Reload (%1) runs the analysis again.")
+                                             .arg(resume)
+                                       : tr("Loading was cancelled."));
+            m_syncWaits->totalsLabel()->setText(tr("Loading was cancelled before the sync waits were computed."));
         } else {
             m_statusLabel->setText(tr("Could not open %1 (see Diagnostics).").arg(m_loading.label()));
             m_diagDock->show();
@@ -420,12 +480,18 @@ void MainWindow::onFinished(std::shared_ptr<LoadResult> result)
         m_stack->setCurrentWidget(m_timeline);
     }
     m_details->model()->setSources(m_analysis, m_model);
-    m_cpFirst = m_template.cpa.instanceFirst;
-    m_cpLast = m_template.cpa.instanceLast;
+    m_syncWaits->setSources(m_analysis, m_model);
+    m_steps = a.device ? profilerStepEvents(*a.device) : std::vector<uint32_t>{};
     std::shared_ptr<const CriticalPathResult> cp;
     if (a.criticalPath)
         cp = std::shared_ptr<const CriticalPathResult>(m_analysis, &*a.criticalPath);
     applyCriticalPath(cp, std::move(result->edges));
+    // HTA's loader drops the last step's events, which cuts that step's path short;
+    // outside --compat chakra the last step is computed with its events.
+    const int step = stepOfWindow();
+    if (step >= 0 && step + 1 == static_cast<int>(m_steps.size()) && a.request.mode != LinkMode::Chakra &&
+        cp && !cp->window.profilerSteps)
+        showStep(step, step);
     if (m_recordRecent) {
         addRecentPair({QString::fromStdString(a.hostPath), QString::fromStdString(a.devicePath)});
         rebuildRecentMenu();
@@ -441,12 +507,20 @@ void MainWindow::onFinished(std::shared_ptr<LoadResult> result)
 void MainWindow::applyCriticalPath(std::shared_ptr<const CriticalPathResult> cp, EdgeIndex edges)
 {
     m_cp = cp;
+    m_highlight.clear();
     if (m_model) {
         m_model->edges = std::move(edges);
         m_model->criticalEvents = cp && cp->success ? cp->criticalEvents : std::vector<uint32_t>{};
         m_model->layout.setCritical(m_model->criticalEvents);
         m_timeline->modelChanged();
         m_details->model()->setEvent(m_timeline->plot()->selection()->event());
+    }
+    const int step = stepOfWindow();
+    if (cp && cp->window.profilerSteps) {
+        m_cpFirst = cp->window.instanceFirst;
+        m_cpLast = cp->window.instanceLast;
+    } else {
+        m_cpFirst = m_cpLast = step; // -1: an HTA window that is not one step
     }
     m_cpPanel->setPath(cp, m_model, stepNames(), m_cpFirst, m_cpLast);
     m_whatIf->setContext(m_model ? m_model->trace : nullptr, cp);
@@ -458,34 +532,46 @@ void MainWindow::applyCriticalPath(std::shared_ptr<const CriticalPathResult> cp,
 QStringList MainWindow::stepNames() const
 {
     QStringList names;
-    if (!m_cp || !m_model || !m_model->trace)
+    if (!m_model || !m_model->trace)
         return names;
-    const int count = m_cp->window.instanceCount;
-    if (count <= 1 || m_cp->window.wholeTrace)
-        return names;
-    // HTA counts every row whose name contains the annotation, in time order.
     const KinetoTrace &t = *m_model->trace;
-    const std::string &ann = m_analysis ? m_analysis->request.cpa.annotation : m_template.cpa.annotation;
-    std::vector<std::pair<int64_t, uint32_t>> rows;
-    for (uint32_t i = 0; i < t.events.size(); ++i)
-        if (t.events[i].kind != EventKind::Metadata && t.events[i].kind != EventKind::Flow &&
-            t.str(t.events[i].name).find(ann) != std::string_view::npos)
-            rows.push_back({t.events[i].tsNs, i});
-    std::stable_sort(rows.begin(), rows.end());
-    // HTA's loader leaves out trailing rows of the last step, so the first `count` rows are the instances.
-    for (int k = 0; k < count; ++k) {
-        if (static_cast<int>(rows.size()) >= count) {
-            const uint32_t ev = rows[static_cast<size_t>(k)].second;
-            const auto n = t.str(t.events[ev].name);
-            QString label = QStringLiteral("%1: ").arg(k) + QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
-            if (t.events[ev].kind != EventKind::UserAnnotation)
-                label += QStringLiteral(" (") + QString::fromStdString(m_model->laneName(ev)) + QLatin1Char(')');
-            names << label;
-        } else {
-            names << tr("Instance %1").arg(k);
-        }
+    for (uint32_t ev : m_steps) {
+        const auto n = t.str(t.events[ev].name);
+        names << QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
     }
     return names;
+}
+
+int MainWindow::stepOfWindow() const
+{
+    if (!m_cp || m_cp->window.wholeTrace || m_cp->window.firstEvent < 0)
+        return -1;
+    if (m_cp->window.profilerSteps)
+        return m_cp->window.instanceFirst;
+    if (m_cp->window.instanceFirst != m_cp->window.instanceLast)
+        return -1;
+    const auto it = std::find(m_steps.begin(), m_steps.end(), static_cast<uint32_t>(m_cp->window.firstEvent));
+    return it == m_steps.end() ? -1 : static_cast<int>(it - m_steps.begin());
+}
+
+void MainWindow::highlightBoundBy(const QString &boundBy)
+{
+    if (!m_model)
+        return;
+    m_highlight = m_cp && m_cp->success ? boundBy : QString();
+    if (m_highlight.isEmpty()) {
+        m_model->layout.setCritical(m_model->criticalEvents);
+    } else {
+        const std::string wanted = m_highlight == QLatin1String("dependency") ? std::string() : m_highlight.toStdString();
+        std::vector<uint32_t> events;
+        for (const CpBreakdownRow &b : m_cp->breakdown)
+            if (b.event >= 0 && cpBoundName(b.bound) == wanted)
+                events.push_back(static_cast<uint32_t>(b.event));
+        std::sort(events.begin(), events.end());
+        events.erase(std::unique(events.begin(), events.end()), events.end());
+        m_model->layout.setCritical(events);
+    }
+    m_timeline->modelChanged();
 }
 
 void MainWindow::showStep(int first, int last)
@@ -500,11 +586,9 @@ void MainWindow::showStep(int first, int last)
     auto model = m_model;
     QPointer<MainWindow> self(this);
     QThreadPool::globalInstance()->start([self, generation, analysis, model, first, last] {
-        CriticalPathOptions opts = analysis->request.cpa;
-        opts.instanceFirst = first;
-        opts.instanceLast = last;
         Diagnostics diag;
-        auto cp = std::make_shared<CriticalPathResult>(analyzeCriticalPath(*analysis->device, opts, diag));
+        auto cp = std::make_shared<CriticalPathResult>(
+            analyzeSteps(*analysis->device, analysis->request.cpa, first, last, diag));
         auto edges = std::make_shared<EdgeIndex>(buildEdgeIndex(*model, *analysis, cp->success ? cp.get() : nullptr));
         if (!self)
             return;
@@ -532,9 +616,11 @@ QString MainWindow::statusSummary() const
     QStringList parts;
     if (a.link) {
         const LinkCounts &c = a.link->counts;
-        parts << tr("Link coverage %1 % (%2 / %3 host ops)")
+        // As batch prints it: linked of all host ops, coverage of those with a Kineto twin.
+        parts << tr("%1 / %2 host ops linked (%3 % of %4 with a Kineto twin)")
+                     .arg(number(c.hostOpsLinked), number(c.hostOps))
                      .arg(100.0 * a.link->coverage(), 0, 'f', 1)
-                     .arg(number(c.hostOpsLinked), number(c.hostOpsWithTwin));
+                     .arg(number(c.hostOpsWithTwin));
     } else {
         parts << tr("Device trace only (no host links)");
     }
@@ -574,11 +660,19 @@ void MainWindow::askExport(ExportKind kind)
 {
     if (!m_analysis)
         return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export %1").arg(exportTitle(kind)),
-        exportSuggestedName(kind, QString::fromStdString(m_analysis->devicePath)), exportFilter(kind));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export %1").arg(exportTitle(kind)), exportStartPath(kind), exportFilter(kind));
     if (!path.isEmpty())
         exportTo(kind, path);
+}
+
+QString MainWindow::exportStartPath(ExportKind kind) const
+{
+    const QString suggested = exportSuggestedName(kind, m_analysis ? QString::fromStdString(m_analysis->devicePath) : QString());
+    const QString dir = QSettings().value(QStringLiteral("export/lastFolder")).toString();
+    if (dir.isEmpty() || !QFileInfo(dir).isDir())
+        return suggested;
+    return QDir(dir).filePath(QFileInfo(suggested).fileName());
 }
 
 void MainWindow::exportTo(ExportKind kind, const QString &path)
@@ -595,6 +689,7 @@ void MainWindow::exportTo(ExportKind kind, const QString &path)
         progress->setAttribute(Qt::WA_DeleteOnClose);
     }
     m_statusLabel->setText(tr("Writing %1\u2026").arg(path));
+    QSettings().setValue(QStringLiteral("export/lastFolder"), QFileInfo(path).absolutePath());
     auto analysis = m_analysis;
     auto cp = m_cp;
     QPointer<MainWindow> self(this);
@@ -610,13 +705,10 @@ void MainWindow::exportTo(ExportKind kind, const QString &path)
                     progress->close();
                 if (!self)
                     return;
+                // No modal box: the status bar says it, and the window asks for attention.
                 self->m_statusLabel->setText(outcome.message);
-                if (self->m_interactive) {
-                    if (outcome.ok)
-                        QMessageBox::information(self, tr("Export"), outcome.message);
-                    else
-                        QMessageBox::warning(self, tr("Export failed"), outcome.message);
-                }
+                if (self->m_interactive)
+                    QApplication::alert(self);
                 Q_EMIT self->exportFinished(outcome.ok, outcome.message);
             },
             Qt::QueuedConnection);

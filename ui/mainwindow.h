@@ -12,6 +12,7 @@
 #include <QStringList>
 
 #include <map>
+#include <vector>
 #include <memory>
 
 class QLabel;
@@ -21,11 +22,13 @@ class QStackedWidget;
 
 namespace syncscope::ui {
 
+class AggregatePanel;
 class CriticalPathPanel;
 class DetailsPanel;
 class DiagnosticsPanel;
 class SearchPanel;
 class WhatIfPanel;
+class SyncWaitsPanel;
 class StartPage;
 class TimelineView;
 
@@ -55,6 +58,7 @@ public:
     void applyDefaultLayout();
 
     bool isLoading() const;
+    Loader *loader() const { return m_loader; }
     std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
     std::shared_ptr<const CriticalPathResult> criticalPath() const { return m_cp; }
     TimelineView *timeline() const { return m_timeline; }
@@ -63,6 +67,8 @@ public:
     CriticalPathPanel *criticalPathPanel() const { return m_cpPanel; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
     WhatIfPanel *whatIfPanel() const { return m_whatIf; }
+    SyncWaitsPanel *syncWaits() const { return m_syncWaits; }
+    AggregatePanel *areaPanel() const { return m_area; }
     QAction *exportAction(ExportKind kind) const;
     QString statusSummary() const;
 
@@ -72,8 +78,19 @@ public:
     bool selectByName(const QString &name);
     // Exports in the background; exportFinished reports the outcome.
     void exportTo(ExportKind kind, const QString &path);
-    // Recomputes the critical path for annotation instances [first, last].
+    // Recomputes the critical path for ProfilerSteps [first, last] (the steps as
+    // profilerStepEvents() numbers them, the last step's events kept).
     void showStep(int first, int last);
+    // The ProfilerStep#N annotation events of the loaded trace, in ts order.
+    const std::vector<uint32_t> &steps() const { return m_steps; }
+    // Highlights the parts of the critical path in one bound-by bucket ("" = the whole path).
+    void highlightBoundBy(const QString &boundBy);
+    QString highlightedBoundBy() const { return m_highlight; }
+    // Loads the last pair again (after Cancel, or to pick up changed files).
+    void reload();
+    QAction *reloadAction() const { return m_reloadAction; }
+    // Where the save dialog of an export starts: the last export's folder, else the trace's.
+    QString exportStartPath(ExportKind kind) const;
 
 Q_SIGNALS:
     void timelineShown();
@@ -98,6 +115,7 @@ private:
     void updateExportActions();
     void askExport(ExportKind kind);
     QStringList stepNames() const;
+    int stepOfWindow() const;
 
     AnalysisRequest m_template;
     Loader *m_loader;
@@ -110,6 +128,11 @@ private:
     bool m_recordRecent = true;
     QString m_sampleHost, m_sampleDevice;
     RecentPair m_loading;
+    AnalysisRequest m_lastRequest;
+    bool m_haveLastRequest = false;
+    std::vector<uint32_t> m_steps;
+    QString m_highlight;
+    QAction *m_reloadAction = nullptr;
 
     QStackedWidget *m_stack;
     StartPage *m_start;
@@ -119,6 +142,10 @@ private:
     CriticalPathPanel *m_cpPanel;
     DiagnosticsPanel *m_diagnostics;
     WhatIfPanel *m_whatIf;
+    SyncWaitsPanel *m_syncWaits;
+    AggregatePanel *m_area;
+    QDockWidget *m_areaDock = nullptr;
+    QDockWidget *m_syncDock = nullptr;
     QDockWidget *m_detailsDock = nullptr;
     QDockWidget *m_searchDock = nullptr;
     QDockWidget *m_cpDock = nullptr;

@@ -79,7 +79,7 @@ OpenPairDialog::OpenPairDialog(QWidget *parent)
     auto *folderRow = new QWidget(folderBox);
     auto *fh = new QHBoxLayout(folderRow);
     fh->setContentsMargins(0, 0, 0, 0);
-    m_folder->setReadOnly(true);
+    m_folder->setPlaceholderText(tr("type or paste a folder, or choose one"));
     fh->addWidget(m_folder, 1);
     auto *pick = new QPushButton(tr("Choose folder\u2026"), folderRow);
     fh->addWidget(pick);
@@ -87,6 +87,8 @@ OpenPairDialog::OpenPairDialog(QWidget *parent)
     ff->addRow(tr("Rank:"), m_rank);
     m_rank->setEnabled(false);
     connect(pick, &QPushButton::clicked, this, &OpenPairDialog::chooseFolder);
+    // A typed or pasted folder lists its ranks once editing ends (Return or focus out).
+    connect(m_folder, &QLineEdit::editingFinished, this, [this] { setFolder(m_folder->text().trimmed()); });
     connect(m_rank, qOverload<int>(&QComboBox::activated), this, &OpenPairDialog::rankChosen);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
@@ -105,10 +107,15 @@ OpenPairDialog::OpenPairDialog(QWidget *parent)
 void OpenPairDialog::chooseFolder()
 {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of traces"), m_folder->text());
-    if (dir.isEmpty())
-        return;
-    m_folder->setText(dir);
-    m_byRank = tracesByRank(dir);
+    if (!dir.isEmpty())
+        setFolder(dir);
+}
+
+void OpenPairDialog::setFolder(const QString &dir)
+{
+    if (m_folder->text() != dir)
+        m_folder->setText(dir);
+    m_byRank = dir.isEmpty() || !QFileInfo(dir).isDir() ? std::map<int, QStringList>{} : tracesByRank(dir);
     m_rank->clear();
     for (const auto &[rank, files] : m_byRank) {
         QStringList names;

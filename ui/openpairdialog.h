@@ -25,6 +25,10 @@ public:
     QString firstFile() const;
     QString secondFile() const;
     std::optional<int> rank() const;
+    QLineEdit *folderEdit() const { return m_folder; }
+    QComboBox *rankBox() const { return m_rank; }
+    // Lists the folder's traces by rank and fills the two files from the first rank.
+    void setFolder(const QString &dir);
 
 private:
     void chooseFolder();

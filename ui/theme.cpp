@@ -51,6 +51,8 @@ TimelineColors timelineColors(bool dark)
         c.edge = {QColor(0x6b, 0x7f, 0x9e), QColor(0xe6, 0x7e, 0x00), QColor(0xe0, 0x1e, 0x1e),
                   QColor(0x9b, 0x4d, 0xe0)};
     }
+    c.criticalBand = c.critical;
+    c.criticalBand.setAlpha(dark ? 120 : 100);
     return c;
 }
 

@@ -18,6 +18,7 @@ struct TimelineColors {
     bool dark = false;
     QColor background, laneStripe, separator, text, textDim, header, axis, grid;
     QColor selection, measureFill, measureEdge, critical;
+    QColor criticalBand; // the translucent band behind the critical path's ops
     std::array<QColor, kCategoryCount> category;
     std::array<QColor, kEdgeKindCount> edge;
 };

@@ -4,6 +4,7 @@
 
 #include "cpbuild.h"
 #include "syncedges.h"
+#include "link/hostgraph.h"
 
 #include <algorithm>
 #include <chrono>
@@ -152,6 +153,7 @@ bool selectWindow(const RowTable &rows, const CriticalPathOptions &o, CriticalPa
                          o.annotation + "\" has only " + std::to_string(count) + " instances; using " +
                          std::to_string(w.instanceFirst) + ".." + std::to_string(w.instanceLast),
                      path);
+    w.firstEvent = static_cast<int32_t>(matches[w.instanceFirst]);
     w.startUs = std::numeric_limits<double>::infinity();
     w.endUs = -std::numeric_limits<double>::infinity();
     for (int k = w.instanceFirst; k <= w.instanceLast; ++k) {
@@ -190,6 +192,74 @@ CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalP
     return out;
 }
 
+namespace {
+
+// The ProfilerStep#N annotation rows of the context, in ts order.
+std::vector<uint32_t> stepAnnotations(const CpaContext &ctx)
+{
+    std::vector<uint32_t> annotations;
+    for (uint32_t i = 0; i < ctx.rows.eventCount(); ++i)
+        if (ctx.rows.isLoaded(i) && ctx.rows.catRole(i) == CatUserAnnotation &&
+            (ctx.rows.nameRoles(i) & RoleProfilerStep))
+            annotations.push_back(i);
+    std::sort(annotations.begin(), annotations.end(), [&](uint32_t a, uint32_t b) {
+        return ctx.rows.ts(a) != ctx.rows.ts(b) ? ctx.rows.ts(a) < ctx.rows.ts(b) : a < b;
+    });
+    return annotations;
+}
+
+} // namespace
+
+std::vector<uint32_t> profilerStepEvents(const KinetoTrace &trace)
+{
+    std::vector<uint32_t> steps;
+    for (uint32_t i = 0; i < trace.events.size(); ++i)
+        if (trace.events[i].kind == EventKind::UserAnnotation &&
+            isProfilerStepName(trace.str(trace.events[i].name)))
+            steps.push_back(i);
+    std::stable_sort(steps.begin(), steps.end(),
+                     [&](uint32_t a, uint32_t b) { return trace.events[a].ts < trace.events[b].ts; });
+    return steps;
+}
+
+CriticalPathResult analyzeSteps(const KinetoTrace &trace, const CriticalPathOptions &options, int first, int last,
+                                Diagnostics &diag)
+{
+    CriticalPathResult out;
+    auto t0 = std::chrono::steady_clock::now();
+    checkCudaSyncPresent(trace, diag);
+    RowOptions rowOptions;
+    rowOptions.nsRounding = options.nsRounding;
+    rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
+    rowOptions.dropLastProfilerStep = false; // keep the last step's events
+    CpaContext ctx(trace, options, rowOptions, diag);
+    out.timings.prepare = secondsSince(t0);
+    out.loadedRows = ctx.rows.loadedRows();
+    const std::vector<uint32_t> steps = stepAnnotations(ctx);
+    CpWindow &w = out.window;
+    w.profilerSteps = true;
+    w.instanceCount = static_cast<int>(steps.size());
+    w.annotationFound = !steps.empty();
+    if (first < 0 || last < first || first >= w.instanceCount) {
+        out.reason = "step " + std::to_string(first) + " is out of range: the trace has " +
+                     std::to_string(steps.size()) + " ProfilerSteps";
+        diag.error("cpa.instance_out_of_range", trace.path + ": " + out.reason, trace.path);
+        return out;
+    }
+    w.instanceFirst = first;
+    w.instanceLast = std::min(last, w.instanceCount - 1);
+    w.firstEvent = static_cast<int32_t>(steps[static_cast<size_t>(first)]);
+    w.startUs = std::numeric_limits<double>::infinity();
+    w.endUs = -std::numeric_limits<double>::infinity();
+    for (int k = w.instanceFirst; k <= w.instanceLast; ++k) {
+        w.startUs = std::min(w.startUs, ctx.rows.ts(steps[static_cast<size_t>(k)]));
+        w.endUs = std::max(w.endUs, ctx.rows.end(steps[static_cast<size_t>(k)]));
+    }
+    w.startAbsUs = w.startUs + ctx.rows.minTs();
+    hta::analyzeWindow(ctx, ctx.clip(w.startUs, w.endUs), out, diag);
+    return out;
+}
+
 std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const CriticalPathOptions &options, Diagnostics &diag)
 {
     std::vector<StepResult> steps;
@@ -199,14 +269,7 @@ std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const Critical
     rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
     rowOptions.dropLastProfilerStep = false; // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
-    std::vector<uint32_t> annotations;
-    for (uint32_t i = 0; i < ctx.rows.eventCount(); ++i)
-        if (ctx.rows.isLoaded(i) && ctx.rows.catRole(i) == CatUserAnnotation &&
-            (ctx.rows.nameRoles(i) & RoleProfilerStep))
-            annotations.push_back(i);
-    std::sort(annotations.begin(), annotations.end(), [&](uint32_t a, uint32_t b) {
-        return ctx.rows.ts(a) != ctx.rows.ts(b) ? ctx.rows.ts(a) < ctx.rows.ts(b) : a < b;
-    });
+    const std::vector<uint32_t> annotations = stepAnnotations(ctx);
     if (annotations.empty())
         diag.warning("cpa.no_steps", trace.path + ": the trace has no ProfilerStep#N annotations; no per-step table",
                      trace.path);

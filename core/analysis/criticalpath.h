@@ -44,6 +44,10 @@ struct CpWindow {
     int instanceCount = 0;                   // rows whose name contains the annotation
     double startUs = 0, endUs = 0;           // endUs = +inf for the whole trace
     double startAbsUs = 0;                   // startUs in the trace's own time base
+    int32_t firstEvent = -1;  // the annotation row of instanceFirst (-1: whole trace)
+    // true: instance numbers count ProfilerStep#N steps (analyzeSteps); false: HTA's
+    // instances, every row whose name contains the annotation (GPU copies included).
+    bool profilerSteps = false;
 };
 
 // HTA's bound_by buckets (spec 3.2).
@@ -136,6 +140,16 @@ struct StepResult {
 // (correlations, queue lengths, CUDA-event records) are built once.
 std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const CriticalPathOptions &options,
                                         Diagnostics &diag);
+
+// The steps as a user sees them: the CPU-side ProfilerStep#N annotations (cat
+// user_annotation) in ts order, as analyzeAllSteps numbers them.
+std::vector<uint32_t> profilerStepEvents(const KinetoTrace &trace);
+
+// The full critical path over steps [first, last] of profilerStepEvents(), computed as
+// analyzeAllSteps does (the last step's events are kept). window.profilerSteps is set;
+// window.instanceFirst/Last are step numbers and instanceCount the number of steps.
+CriticalPathResult analyzeSteps(const KinetoTrace &trace, const CriticalPathOptions &options, int first, int last,
+                                Diagnostics &diag);
 
 // The graph as text in the layout of shared/data/golden/critical_path/*_expected_*.txt,
 // from the "NODES" line on: node list, edges in networkx adjacency order, path.

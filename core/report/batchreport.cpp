@@ -60,6 +60,37 @@ const char *modeName(LinkMode m)
     return m == LinkMode::Chakra ? "chakra" : "default";
 }
 
+// The report's name of a bound-by bucket: HTA's "" (dependency and sync edges) gets a name.
+std::string boundByKey(const std::string &boundBy)
+{
+    return boundBy.empty() ? std::string("dependency") : boundBy;
+}
+
+// A duration for a person to read: µs below 1 ms, then ms, then s.
+std::string humanUs(double us)
+{
+    char buf[48];
+    if (us < 1000)
+        std::snprintf(buf, sizeof buf, "%.1f us", us);
+    else if (us < 1e6)
+        std::snprintf(buf, sizeof buf, "%.3f ms", us / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f s", us / 1e6);
+    return buf;
+}
+
+// What an HTA instance number selected: "ProfilerStep#0" or "ProfilerStep#0 (GPU copy)".
+std::string instanceRowName(const Analysis &a, const CpWindow &w)
+{
+    if (!a.device || w.firstEvent < 0 || static_cast<size_t>(w.firstEvent) >= a.device->events.size())
+        return {};
+    const KinetoEvent &e = a.device->events[static_cast<size_t>(w.firstEvent)];
+    std::string name(a.device->str(e.name));
+    if (e.kind == EventKind::GpuUserAnnotation)
+        name += " (GPU copy)";
+    return name;
+}
+
 } // namespace
 
 std::string formatBytes(uint64_t bytes)
@@ -159,6 +190,10 @@ std::string buildReportJson(const ReportContext &ctx)
                         : a.request.cpa.instanceFirst == a.request.cpa.instanceLast
                             ? ojson(a.request.cpa.instanceFirst)
                             : ojson::array({a.request.cpa.instanceFirst, a.request.cpa.instanceLast});
+        // --instance counts HTA's rows (GPU copies of the annotation too); say which one it was.
+        c["instance_numbering"] = "hta";
+        if (const std::string row = instanceRowName(a, cp.window); !row.empty())
+            c["instance_row"] = row;
         c["success"] = cp.success;
         if (!cp.success)
             c["reason"] = cp.reason;
@@ -168,20 +203,20 @@ std::string buildReportJson(const ReportContext &ctx)
         c["events"] = cp.criticalEvents.size();
         ojson summary = ojson::object();
         for (const auto &row : cp.summary)
-            summary[row.boundBy] = row.percent;
+            summary[boundByKey(row.boundBy)] = row.percent;
         c["summary"] = summary;
         if (a.request.allSteps) {
             ojson steps = ojson::array();
             for (const auto &st : a.steps) {
                 ojson sj;
-                sj["instance"] = st.instance;
+                sj["step"] = st.instance; // position among the ProfilerStep#N steps
                 sj["name"] = st.name;
                 sj["success"] = st.success;
                 sj["weight_us"] = st.weightUs;
                 sj["duration_us"] = st.endUs - st.startUs;
                 ojson split = ojson::object();
                 for (const auto &row : st.summary)
-                    split[row.boundBy] = row.percent;
+                    split[boundByKey(row.boundBy)] = row.percent;
                 sj["summary"] = split;
                 steps.push_back(sj);
             }
@@ -276,15 +311,16 @@ std::string formatSummary(const ReportContext &ctx)
     }
     if (a.device) {
         const SyncWaitTotals totals = syncWaitTotals(a.syncEdges);
-        std::snprintf(line, sizeof line, "  sync     %zu edges, %.1f us waited", a.syncEdges.size(), totals.totalWaitUs());
+        std::snprintf(line, sizeof line, "  sync     %zu edges, %s waited", a.syncEdges.size(),
+                      humanUs(totals.totalWaitUs()).c_str());
         s += line;
         std::string kinds;
         for (int k = 0; k < kSyncKindCount; ++k) {
             const SyncKindTotals &t = totals.byKind[static_cast<size_t>(k)];
             if (t.edges == 0)
                 continue;
-            std::snprintf(line, sizeof line, "%s%s %zu (%.1f us)", kinds.empty() ? ": " : ", ",
-                          syncKindName(static_cast<SyncKind>(k)), t.edges, t.waitUs);
+            std::snprintf(line, sizeof line, "%s%s %zu (%s)", kinds.empty() ? ": " : ", ",
+                          syncKindName(static_cast<SyncKind>(k)), t.edges, humanUs(t.waitUs).c_str());
             kinds += line;
         }
         s += kinds + "\n";
@@ -292,14 +328,15 @@ std::string formatSummary(const ReportContext &ctx)
     if (a.criticalPath) {
         const CriticalPathResult &cp = *a.criticalPath;
         if (cp.success) {
-            const std::string window = cp.window.wholeTrace ? std::string("whole trace")
-                                                            : "\"" + a.request.cpa.annotation + "\" instance " +
-                                                                  std::to_string(cp.window.instanceFirst);
-            const std::string hta = a.request.cpa.htaVersion == HtaVersion::F4d0062
-                                        ? std::string()
-                                        : std::string(", HTA ") + htaVersionName(a.request.cpa.htaVersion);
-            std::snprintf(line, sizeof line, "  critical path  %.1f us over %zu nodes / %zu events (%s%s)\n",
-                          cp.weightUs, cp.pathNodes.size(), cp.criticalEvents.size(), window.c_str(), hta.c_str());
+            std::string window = cp.window.wholeTrace ? std::string("whole trace")
+                                                      : "\"" + a.request.cpa.annotation + "\" HTA instance " +
+                                                            std::to_string(cp.window.instanceFirst);
+            if (const std::string row = instanceRowName(a, cp.window); !cp.window.wholeTrace && !row.empty())
+                window += " = " + row;
+            if (a.request.cpa.htaVersion != HtaVersion::F4d0062)
+                window += std::string(", HTA ") + htaVersionName(a.request.cpa.htaVersion);
+            std::snprintf(line, sizeof line, "  critical path  %s over %zu nodes / %zu events (%s)\n",
+                          humanUs(cp.weightUs).c_str(), cp.pathNodes.size(), cp.criticalEvents.size(), window.c_str());
             s += line;
             std::string split;
             for (const auto &row : cp.summary) {
@@ -315,7 +352,7 @@ std::string formatSummary(const ReportContext &ctx)
         }
     }
     if (!a.steps.empty()) {
-        s += "  steps    name                weight_us   span_us   cpu %  compute %   comm %  launch %  kernel-gap %\n";
+        s += "  steps    name               critical path        span   cpu %  compute %   comm %  launch %  kernel-gap %\n";
         for (const auto &st : a.steps) {
             auto pct = [&](const char *bucket) {
                 for (const auto &row : st.summary)
@@ -323,8 +360,9 @@ std::string formatSummary(const ReportContext &ctx)
                         return row.percent;
                 return 0.0;
             };
-            std::snprintf(line, sizeof line, "           %-18s %10.1f %9.1f %7.1f %10.1f %8.1f %9.1f %13.1f%s\n",
-                          st.name.c_str(), st.weightUs, st.endUs - st.startUs, pct("cpu_bound"),
+            std::snprintf(line, sizeof line, "           %-18s %13s %11s %7.1f %10.1f %8.1f %9.1f %13.1f%s\n",
+                          st.name.c_str(), humanUs(st.weightUs).c_str(), humanUs(st.endUs - st.startUs).c_str(),
+                          pct("cpu_bound"),
                           pct("gpu_compute_bound"), pct("gpu_communication_bound"), pct("gpu_kernel_launch_overhead"),
                           pct("gpu_kernel_kernel_overhead"), st.success ? "" : "  (failed)");
             s += line;

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <QRegularExpression>
+
 #include <filesystem>
 #include <map>
 #include <sys/stat.h>
@@ -118,6 +120,7 @@ private slots:
     void deviceOnlyCriticalPath();
     void htaVersionOption();
     void samplePair();
+    void stepsAreProfilerSteps();
     void wrongPairIsFlagged();
     void nonRegularInputsAreRefused();
     void noOutputOverAnyInput_data();
@@ -330,7 +333,7 @@ void TestBatch::deviceOnlyCriticalPath()
     const Run r = syncscope({"--batch", "--device", fixture("device/hta_cuda_event_sync.kineto.json.gz"),
                              "--critical-path", QString::fromStdString(cp)});
     QCOMPARE(r.code, 0);
-    QVERIFY2(r.err.contains("critical path  2411.0 us"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("critical path  2.411 ms"), qPrintable(r.err));
     const auto j = nlohmann::json::parse(testutil::readText(cp));
     QCOMPARE(j["critical_path"]["weight_us"].get<double>(), 2411.0);
     QCOMPARE(j["options"]["hta_version"].get<std::string>(), std::string("f4d0062"));
@@ -343,7 +346,7 @@ void TestBatch::htaVersionOption()
     const Run r = syncscope({"--batch", "--device", fixture("device/hta_cuda_event_sync.kineto.json.gz"),
                              "--hta-version", "d731cc2e", "--critical-path", QString::fromStdString(cp)});
     QCOMPARE(r.code, 0);
-    QVERIFY2(r.err.contains("critical path  2401.0 us") && r.err.contains("HTA d731cc2e)"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("critical path  2.401 ms") && r.err.contains("HTA d731cc2e)"), qPrintable(r.err));
     const auto j = nlohmann::json::parse(testutil::readText(cp));
     QCOMPARE(j["critical_path"]["weight_us"].get<double>(), 2401.0);
     QCOMPARE(j["critical_path"]["nodes"].get<int>(), 40);
@@ -358,6 +361,30 @@ void TestBatch::samplePair()
     QCOMPARE(r.code, 0);
     QVERIFY(r.err.contains("ProfilerStep#2"));
     QVERIFY(r.err.contains("Stream Wait Event"));
+}
+
+// Issue 13: one notion of step. The report's steps[k] is ProfilerStep#k, the HTA
+// instance of --instance is labelled and resolved, no bound-by key is "", and the
+// summary prints durations a person reads in ms.
+void TestBatch::stepsAreProfilerSteps()
+{
+    const QString report = QString::fromStdString(testutil::tempDir() + "/steps.json");
+    const Run r = syncscope({"--batch", "--sample", "--instance", "all", "--report", report});
+    QCOMPARE(r.code, 0);
+    const auto j = nlohmann::json::parse(testutil::readText(report.toStdString()));
+    const auto &cp = j["critical_path"];
+    QCOMPARE(cp["instance_numbering"].get<std::string>(), std::string("hta"));
+    QCOMPARE(cp["instance_row"].get<std::string>(), std::string("ProfilerStep#0"));
+    QVERIFY(!cp["summary"].contains(""));
+    QVERIFY(cp["summary"].contains("dependency"));
+    QCOMPARE(cp["steps"].size(), size_t(3));
+    for (size_t k = 0; k < 3; ++k) {
+        QCOMPARE(cp["steps"][k]["step"].get<size_t>(), k);
+        QCOMPARE(cp["steps"][k]["name"].get<std::string>(), "ProfilerStep#" + std::to_string(k));
+        QVERIFY(!cp["steps"][k]["summary"].contains(""));
+    }
+    QVERIFY2(r.err.contains("HTA instance 0 = ProfilerStep#0"), qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QRegularExpression(QStringLiteral("\\d{4,}\\.\\d us"))), qPrintable(r.err));
 }
 
 void TestBatch::wrongPairIsFlagged()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Lane layout, level of detail (draw list), hit testing, edge culling and row
 // geometry: the display-free half of the timeline.
+#include "timeline/density.h"
 #include "timeline/drawlist.h"
 #include "timeline/edgeindex.h"
 #include "timeline/lanelayout.h"
@@ -45,6 +46,7 @@ class TestDrawList : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void busyRangeLeavesOutEmptySpans();
     void nesting_data();
     void nesting();
     void overlapsAreNeverDropped();
@@ -389,6 +391,24 @@ void TestDrawList::rowGeometryCollapse()
     QVERIFY(!g.rowShown(2));
     QCOMPARE(g.rowCenterY(2), g.rowCenterY(0)); // hidden rows map to the lane's first row
     QCOMPARE(g.rowsIn(0, 1000).size(), size_t(2));
+}
+
+// Issue 13: fit-all fitted a trace whose events end long before its last straggler.
+void TestDrawList::busyRangeLeavesOutEmptySpans()
+{
+    // 1000 ops in the first 2 ms, one more at 60 ms.
+    auto spans = run(1000, 1500, 500);
+    spans.push_back({60'000'000, 1000});
+    const TimeSpan r = busyRange(layoutOf(spans));
+    QVERIFY2(r.t0 < 100'000 && r.t1 >= 1'999'000 && r.t1 < 2'100'000, qPrintable(QStringLiteral("%1 .. %2").arg(r.t0).arg(r.t1)));
+    // Activity spread over the whole trace: the whole trace.
+    auto even = run(1000, 1500, 500);
+    for (const auto &p : run(1000, 1500, 500, 58'000'000))
+        even.push_back(p);
+    const LaneLayout l = layoutOf(even);
+    const TimeSpan whole = busyRange(l);
+    QCOMPARE(whole.t0, 0.0);
+    QCOMPARE(whole.t1, double(l.endNs));
 }
 
 QTEST_GUILESS_MAIN(TestDrawList)

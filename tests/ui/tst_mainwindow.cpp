@@ -6,7 +6,9 @@
 #include "panels/criticalpathpanel.h"
 #include "panels/detailspanel.h"
 #include "panels/diagnosticspanel.h"
+#include "panels/aggregatepanel.h"
 #include "panels/searchpanel.h"
+#include "panels/syncwaitspanel.h"
 #include "recentpairs.h"
 #include "shortcuts.h"
 #include "timeline/timelineview.h"
@@ -21,15 +23,25 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QDir>
+#include <QFileInfo>
+#include <QApplication>
 #include <QMimeData>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
+#include <QCheckBox>
+#include <QSet>
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
 #include <QTreeView>
+
+#include <chrono>
+#include <thread>
 
 using namespace syncscope;
 using namespace syncscope::ui;
@@ -73,6 +85,12 @@ private Q_SLOTS:
     void detailsRowJumps();
     void criticalPathRowJumps();
     void stepSelectorRecomputes();
+    void lastStepHasItsEvents();
+    void keyboardRowFollowsSelection();
+    void exportNotifiesWithoutModalBox();
+    void criticalPathTableFeatures();
+    void syncWaitsTable();
+    void areaSelectionAggregates();
     void exportsEqualBatch_data();
     void exportsEqualBatch();
     void badInputGoesToDiagnostics();
@@ -131,7 +149,9 @@ void TestMainWindow::loadsSampleInTheBackground()
     QVERIFY(done.first().first().toBool());
     QVERIFY(!m_w->isLoading());
     const QString status = m_w->statusSummary();
-    QVERIFY2(status.contains(QStringLiteral("Link coverage 100.0 % (201 / 201 host ops)")), qPrintable(status));
+    // The same counts as batch prints (issue 13: it said 201 / 201 where batch says 201 / 204).
+    QVERIFY2(status.contains(QStringLiteral("201 / 204 host ops linked (100.0 % of 201 with a Kineto twin)")),
+             qPrintable(status));
     QVERIFY2(status.contains(QStringLiteral("628 events, 440 on the timeline, 90 GPU ops")), qPrintable(status));
     QVERIFY2(status.contains(QStringLiteral("Critical path 676 \u00b5s (50 ops)")), qPrintable(status));
     QVERIFY(m_w->exportAction(ExportKind::EtPlusJson)->isEnabled());
@@ -193,7 +213,7 @@ void TestMainWindow::criticalPathRowJumps()
             row = r;
     QVERIFY(row >= 0);
     QTableView *view = panel->opsView();
-    const QModelIndex idx = ops->index(row, CriticalOpsModel::OpColumn);
+    const QModelIndex idx = panel->viewIndex(row, CriticalOpsModel::OpColumn);
     view->scrollTo(idx);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, view->visualRect(idx).center());
     TimelinePlot *plot = m_w->timeline()->plot();
@@ -205,27 +225,286 @@ void TestMainWindow::criticalPathRowJumps()
 void TestMainWindow::stepSelectorRecomputes()
 {
     QVERIFY(loadSample());
-    QComboBox *steps = m_w->criticalPathPanel()->stepBox();
-    QCOMPARE(steps->count(), 6); // 5 instances of "ProfilerStep" and "All"
-    QVERIFY(steps->itemText(0).contains(QStringLiteral("ProfilerStep#0")));
+    // Issue 13: one notion of step, ProfilerStep#N as the user sees it: 3 steps (not the
+    // 5 HTA rows that include the GPU copies) and "All".
+    CriticalPathPanel *panel = m_w->criticalPathPanel();
+    QComboBox *steps = panel->stepBox();
+    QCOMPARE(m_w->steps().size(), size_t(3));
+    QCOMPARE(steps->count(), 4);
+    for (int k = 0; k < 3; ++k)
+        QCOMPARE(steps->itemText(k), QStringLiteral("ProfilerStep#%1").arg(k));
+    QCOMPARE(steps->currentIndex(), 0); // HTA instance 0 is ProfilerStep#0
+    QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("(ProfilerStep#0)")),
+             qPrintable(panel->summaryLabel()->text()));
     const auto before = m_w->criticalPath();
     QSignalSpy changed(m_w.get(), &MainWindow::criticalPathChanged);
-    steps->setCurrentIndex(2);
+    steps->setCurrentIndex(1);
     QVERIFY(changed.wait(30000));
     const auto cp = m_w->criticalPath();
     QVERIFY(cp && cp->success);
-    QCOMPARE(cp->window.instanceFirst, 2);
+    QVERIFY(cp->window.profilerSteps);
+    QCOMPARE(cp->window.instanceFirst, 1);
+    QCOMPARE(cp->window.firstEvent, int32_t(m_w->steps()[1]));
+    QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("(ProfilerStep#1)")),
+             qPrintable(panel->summaryLabel()->text()));
     QVERIFY(cp->criticalEvents != before->criticalEvents);
     const TimelineModel &model = *m_w->timeline()->plot()->model();
     QCOMPARE(model.criticalEvents, cp->criticalEvents);
     QVERIFY(model.layout.isCritical(cp->criticalEvents.front()));
     QCOMPARE(model.edges.count(EdgeKind::CriticalPath), criticalPathEdges(model, *cp).size());
-    QCOMPARE(steps->currentIndex(), 2);
-    // The "All" entry spans every instance.
-    steps->setCurrentIndex(5);
+    QCOMPARE(steps->currentIndex(), 1);
+    // The "All" entry spans every step.
+    steps->setCurrentIndex(3);
     QVERIFY(changed.wait(30000));
     QCOMPARE(m_w->criticalPath()->window.instanceFirst, 0);
-    QCOMPARE(m_w->criticalPath()->window.instanceLast, 4);
+    QCOMPARE(m_w->criticalPath()->window.instanceLast, 2);
+}
+
+// Issue 13: the last step's path was HTA's, computed without the last step's events
+// (a few µs for a step of hundreds); outside --compat it is the same as batch's per-step table.
+void TestMainWindow::lastStepHasItsEvents()
+{
+    QVERIFY(loadSample());
+    QComboBox *steps = m_w->criticalPathPanel()->stepBox();
+    QSignalSpy changed(m_w.get(), &MainWindow::criticalPathChanged);
+    steps->setCurrentIndex(2);
+    QVERIFY(changed.wait(30000));
+    const auto cp = m_w->criticalPath();
+    QVERIFY(cp && cp->success);
+    Diagnostics diag;
+    const auto all = analyzeAllSteps(*m_w->analysis()->device, m_w->analysis()->request.cpa, diag);
+    QCOMPARE(all.size(), size_t(3));
+    QCOMPARE(cp->weightUs, all[2].weightUs);
+    QVERIFY2(cp->weightUs > 0.5 * (all[2].endUs - all[2].startUs), qPrintable(QString::number(cp->weightUs)));
+}
+
+// Issue 13: arrow keys in a table moved the row highlight but not the selection.
+void TestMainWindow::keyboardRowFollowsSelection()
+{
+    QVERIFY(loadSample());
+    TimelinePlot *plot = m_w->timeline()->plot();
+    // The critical-path table.
+    CriticalPathPanel *panel = m_w->criticalPathPanel();
+    const CriticalOpsModel *ops = panel->opsModel();
+    int a = -1, b = -1;
+    for (int r = 0; r < ops->rowCount() && b < 0; ++r)
+        if (ops->row(r).event >= 0 && r + 1 < ops->rowCount() && ops->row(r + 1).event >= 0 &&
+            ops->row(r + 1).event != ops->row(r).event) {
+            a = r;
+            b = r + 1;
+        }
+    QVERIFY(a >= 0);
+    QTableView *view = panel->opsView();
+    const QModelIndex idx = panel->viewIndex(a, CriticalOpsModel::OpColumn);
+    view->scrollTo(idx);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, view->visualRect(idx).center());
+    QCOMPARE(plot->selection()->event(), ops->row(a).event);
+    QTest::keyClick(view, Qt::Key_Down);
+    QCOMPARE(view->currentIndex().row(), panel->viewIndex(b, 0).row());
+    QCOMPARE(plot->selection()->event(), ops->row(b).event);
+    QCOMPARE(m_w->details()->model()->event(), ops->row(b).event);
+    // The search results.
+    SearchPanel *search = m_w->search();
+    search->setQueryText(QStringLiteral("aten::mm"));
+    search->next();
+    const qint64 first = plot->selection()->event();
+    QCOMPARE(first, qint64(search->model()->eventAt(0)));
+    QTableView *results = search->findChild<QTableView *>();
+    QVERIFY(results);
+    results->setFocus();
+    QTest::keyClick(results, Qt::Key_Down);
+    QCOMPARE(plot->selection()->event(), qint64(search->model()->eventAt(1)));
+    QCOMPARE(search->countLabel()->text(), QStringLiteral("2 / %1").arg(search->model()->matchCount()));
+}
+
+// Issue 13: the critical-path table sorts by any column, groups by op name, a bound-by
+// row highlights its parts of the path, and ] / [ step along the path.
+void TestMainWindow::criticalPathTableFeatures()
+{
+    QVERIFY(loadSample());
+    CriticalPathPanel *panel = m_w->criticalPathPanel();
+    const CriticalOpsModel *ops = panel->opsModel();
+    QTableView *view = panel->opsView();
+    // No "(dependency) 0 ns" rows unless asked for.
+    const int shown = ops->rowCount();
+    for (int r = 0; r < shown; ++r)
+        QVERIFY(ops->row(r).event >= 0 || ops->row(r).durationUs > 0);
+    panel->zeroRowsBox()->setChecked(true);
+    QVERIFY(ops->rowCount() > shown);
+    panel->zeroRowsBox()->setChecked(false);
+    QCOMPARE(ops->rowCount(), shown);
+    // Sorted by time on the path, longest first.
+    view->sortByColumn(CriticalOpsModel::TimeColumn, Qt::DescendingOrder);
+    auto viewTime = [&](int r) { return view->model()->index(r, CriticalOpsModel::TimeColumn).data(SortRole).toDouble(); };
+    for (int r = 1; r < view->model()->rowCount(); ++r)
+        QVERIFY(viewTime(r - 1) >= viewTime(r));
+    // Grouped by name: fewer rows, counts add up, shares still sum to 100 %.
+    panel->groupBox()->setChecked(true);
+    QVERIFY(ops->grouped());
+    QVERIFY(ops->rowCount() < shown);
+    int count = 0;
+    double share = 0;
+    QSet<QString> names;
+    for (int r = 0; r < ops->rowCount(); ++r) {
+        count += ops->groupCount(r);
+        share += ops->index(r, 0).data(Qt::UserRole).toDouble();
+        const QString name = ops->index(r, CriticalOpsModel::OpColumn).data().toString();
+        QVERIFY(!names.contains(name));
+        names.insert(name);
+    }
+    QCOMPARE(count, shown);
+    QVERIFY2(qAbs(share - 100.0) < 1e-6, qPrintable(QString::number(share)));
+    QCOMPARE(ops->headerData(CriticalOpsModel::LaneColumn, Qt::Horizontal).toString(), QStringLiteral("Count"));
+    panel->groupBox()->setChecked(false);
+    view->sortByColumn(CriticalOpsModel::IndexColumn, Qt::AscendingOrder);
+    // A bound-by row highlights only its ops; clicking it again restores the whole path.
+    QTableView *bv = panel->breakdownView();
+    int gpuRow = -1;
+    for (int r = 0; r < panel->breakdownModel()->rowCount(); ++r)
+        if (panel->breakdownModel()->boundBy(r) == "gpu_compute_bound")
+            gpuRow = r;
+    QVERIFY(gpuRow >= 0);
+    const QModelIndex b = panel->breakdownModel()->index(gpuRow, 0);
+    QTest::mouseClick(bv->viewport(), Qt::LeftButton, Qt::NoModifier, bv->visualRect(b).center());
+    QCOMPARE(m_w->highlightedBoundBy(), QStringLiteral("gpu_compute_bound"));
+    const TimelineModel &model = *m_w->timeline()->plot()->model();
+    size_t lit = 0;
+    for (uint32_t ev : model.criticalEvents)
+        lit += model.layout.isCritical(ev);
+    QVERIFY(lit > 0 && lit < model.criticalEvents.size());
+    for (uint32_t ev : model.criticalEvents)
+        if (model.layout.isCritical(ev))
+            QVERIFY(model.category(ev) == Category::Kernel || model.category(ev) == Category::Memcpy ||
+                    model.category(ev) == Category::Memset || model.category(ev) == Category::Communication);
+    QTest::mouseClick(bv->viewport(), Qt::LeftButton, Qt::NoModifier, bv->visualRect(b).center());
+    QVERIFY(m_w->highlightedBoundBy().isEmpty());
+    for (uint32_t ev : model.criticalEvents)
+        QVERIFY(model.layout.isCritical(ev));
+    // ] and [ step along the path from anywhere in the window.
+    TimelinePlot *plot = m_w->timeline()->plot();
+    plot->setFocus();
+    QTest::keyClick(m_w.get(), Qt::Key_BracketRight);
+    QCOMPARE(view->currentIndex().row(), 0);
+    QTest::keyClick(m_w.get(), Qt::Key_BracketRight);
+    QCOMPARE(view->currentIndex().row(), 1);
+    if (ops->row(1).event >= 0)
+        QCOMPARE(plot->selection()->event(), ops->row(1).event);
+    QTest::keyClick(m_w.get(), Qt::Key_BracketLeft);
+    QCOMPARE(view->currentIndex().row(), 0);
+    if (ops->row(0).event >= 0)
+        QCOMPARE(plot->selection()->event(), ops->row(0).event);
+}
+
+// Issue 13: the GUI only showed a count of sync waits; now a sortable, clickable table with per-kind totals.
+void TestMainWindow::syncWaitsTable()
+{
+    QVERIFY(loadSample());
+    SyncWaitsPanel *panel = m_w->syncWaits();
+    const auto &edges = m_w->analysis()->syncEdges;
+    QVERIFY(!edges.empty());
+    QCOMPARE(size_t(panel->model()->rowCount()), edges.size());
+    QVERIFY2(panel->totalsLabel()->text().contains(QStringLiteral("Stream Wait Event")),
+             qPrintable(panel->totalsLabel()->text()));
+    QTableView *view = panel->view();
+    QAbstractItemModel *shown = view->model();
+    // Longest wait first by default; any column sorts.
+    double longest = 0;
+    for (const SyncEdge &e : edges)
+        longest = std::max(longest, e.waitUs);
+    QCOMPARE(shown->index(0, SyncWaitsModel::WaitColumn).data(SortRole).toDouble(), longest);
+    view->sortByColumn(SyncWaitsModel::KindColumn, Qt::AscendingOrder);
+    for (int r = 1; r < shown->rowCount(); ++r)
+        QVERIFY(shown->index(r - 1, 0).data().toString() <= shown->index(r, 0).data().toString());
+    // A click on the waiting op selects it; on the GPU op, that one.
+    const QModelIndex waiting = shown->index(0, SyncWaitsModel::WaitingColumn);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, view->visualRect(waiting).center());
+    TimelinePlot *plot = m_w->timeline()->plot();
+    QCOMPARE(plot->selection()->event(), waiting.data(TargetEventRole).toLongLong());
+    const QModelIndex gpu = shown->index(0, SyncWaitsModel::WaitedForColumn);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, view->visualRect(gpu).center());
+    QCOMPARE(plot->selection()->event(), gpu.data(TargetEventRole).toLongLong());
+    QVERIFY(isGpuActivity(m_w->analysis()->device->events[size_t(gpu.data(TargetEventRole).toLongLong())].kind));
+    QVERIFY(shown->index(0, SyncWaitsModel::StreamColumn).data().toString().startsWith(QStringLiteral("GPU ")));
+}
+
+// Issue 13: Shift-drag selects an area; the aggregate table lists what ran there per name.
+void TestMainWindow::areaSelectionAggregates()
+{
+    QVERIFY(loadSample());
+    TimelinePlot *plot = m_w->timeline()->plot();
+    plot->fitAll();
+    const QRect r = plot->plotRect();
+    // A flat drag over the middle half: every lane.
+    const QPoint a(r.left() + r.width() / 4, r.top() + 30), b(r.left() + 3 * r.width() / 4, r.top() + 30);
+    QTest::mousePress(plot, Qt::LeftButton, Qt::ShiftModifier, a);
+    QTest::mouseMove(plot, b);
+    QTest::mouseRelease(plot, Qt::LeftButton, Qt::ShiftModifier, b);
+    const auto m = plot->measurement();
+    QVERIFY(m);
+    AggregatePanel *area = m_w->areaPanel();
+    QTRY_VERIFY(area->model()->rowCount() > 0);
+    // The counts are the ops of every row that meet the range.
+    const TimelineModel &model = *plot->model();
+    size_t expected = 0;
+    for (const LaneRow &row : model.layout.rows)
+        for (size_t i = 0; i < row.size(); ++i)
+            expected += double(row.end[i]) > m->t0 && double(row.start[i]) < m->t1;
+    size_t counted = 0;
+    double share = 0;
+    for (int k = 0; k < area->model()->rowCount(); ++k) {
+        counted += area->model()->row(k).count;
+        share += area->model()->row(k).totalNs / area->model()->totalNs();
+    }
+    QCOMPARE(counted, expected);
+    QVERIFY(qAbs(share - 1.0) < 1e-9);
+    // Sorted by total, longest first; sortable by count; a click selects that name's longest op.
+    QTableView *view = area->view();
+    QAbstractItemModel *shown = view->model();
+    for (int k = 1; k < shown->rowCount(); ++k)
+        QVERIFY(shown->index(k - 1, AggregateModel::TotalColumn).data(SortRole).toDouble() >=
+                shown->index(k, AggregateModel::TotalColumn).data(SortRole).toDouble());
+    view->sortByColumn(AggregateModel::CountColumn, Qt::DescendingOrder);
+    for (int k = 1; k < shown->rowCount(); ++k)
+        QVERIFY(shown->index(k - 1, AggregateModel::CountColumn).data(SortRole).toULongLong() >=
+                shown->index(k, AggregateModel::CountColumn).data(SortRole).toULongLong());
+    const QModelIndex first = shown->index(0, AggregateModel::NameColumn);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, view->visualRect(first).center());
+    QCOMPARE(plot->selection()->event(), first.data(TargetEventRole).toLongLong());
+    QCOMPARE(QString::fromStdString(std::string(model.name(uint32_t(plot->selection()->event())))),
+             first.data().toString());
+}
+
+// Issue 13: an export popped a modal box; the save dialog forgot the folder.
+void TestMainWindow::exportNotifiesWithoutModalBox()
+{
+    QVERIFY(loadSample());
+    const QString dir = m_tmp + QStringLiteral("/exports");
+    QVERIFY(QDir().mkpath(dir));
+    const QString path = dir + QStringLiteral("/et_plus.json");
+    m_w->setInteractive(true);
+    bool sawBox = false;
+    QTimer watcher;
+    connect(&watcher, &QTimer::timeout, this, [&] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            sawBox = true;
+            box->close();
+        }
+    });
+    watcher.start(20);
+    QSignalSpy done(m_w.get(), &MainWindow::exportFinished);
+    m_w->exportTo(ExportKind::EtPlusJson, path);
+    QVERIFY(done.wait(60000));
+    QTest::qWait(100);
+    m_w->setInteractive(false);
+    QVERIFY(done.first().first().toBool());
+    QVERIFY(!sawBox);
+    QVERIFY2(m_w->statusBar()->findChildren<QLabel *>().size() > 0, "status bar");
+    bool said = false;
+    for (QLabel *l : m_w->statusBar()->findChildren<QLabel *>())
+        said |= l->text().contains(path);
+    QVERIFY(said);
+    // The next save dialog starts in that folder.
+    QCOMPARE(QFileInfo(m_w->exportStartPath(ExportKind::PerfettoOverlay)).absolutePath(), dir);
 }
 
 void TestMainWindow::exportsEqualBatch_data()
@@ -347,7 +626,27 @@ void TestMainWindow::cancelStopsLoading()
     QVERIFY(cancelled);
     QVERIFY(!cancel->isVisible());
 
-    // A full load: the timeline shows before the analysis ends, and the GUI thread keeps turning.
+    // Issue 13: Cancel once the timeline shows (the analysis running): the critical-path
+    // panel said "Computing..." forever and nothing offered to resume. The hook holds the
+    // worker after loading until Cancel has landed, so the analysis is certainly running.
+    m_w->loader()->setAfterLoadedHook([](const std::atomic<bool> &cancelled) {
+        for (int i = 0; i < 6000 && !cancelled; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    });
+    done.clear();
+    auto conn = connect(m_w.get(), &MainWindow::timelineShown, cancel, [cancel] { cancel->click(); });
+    m_w->openFiles(host, device);
+    QVERIFY(done.wait(120000));
+    disconnect(conn);
+    m_w->loader()->setAfterLoadedHook({});
+    QVERIFY(!done.first().first().toBool());
+    QVERIFY(m_w->timeline()->plot()->model()); // the timeline stays
+    const QString cpText = m_w->criticalPathPanel()->summaryLabel()->text();
+    QVERIFY2(!cpText.contains(QStringLiteral("Computing")) && cpText.contains(QStringLiteral("cancelled")),
+             qPrintable(cpText));
+    QVERIFY(m_w->reloadAction()->isEnabled());
+
+    // A full load (File > Reload resumes): the timeline shows before the analysis ends, and the GUI thread keeps turning.
     QElapsedTimer clock;
     clock.start();
     qint64 last = 0, worstGap = 0, shownAt = -1;
@@ -359,7 +658,7 @@ void TestMainWindow::cancelStopsLoading()
     connect(m_w.get(), &MainWindow::timelineShown, this, [&] { shownAt = clock.elapsed(); });
     ticker.start(5);
     done.clear();
-    m_w->openFiles(host, device);
+    m_w->reloadAction()->trigger();
     QVERIFY(done.wait(120000));
     const qint64 finishedAt = clock.elapsed();
     QVERIFY(done.first().first().toBool());

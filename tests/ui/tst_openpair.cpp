@@ -3,7 +3,9 @@
 #include "openpairdialog.h"
 #include "testutil.h"
 
+#include <QComboBox>
 #include <QFile>
+#include <QLineEdit>
 #include <QTest>
 
 using namespace syncscope::ui;
@@ -13,6 +15,7 @@ class TestOpenPair : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void tracesByRankGroupsFiles();
+    void folderFieldCanBeTyped();
 };
 
 void TestOpenPair::tracesByRankGroupsFiles()
@@ -30,6 +33,30 @@ void TestOpenPair::tracesByRankGroupsFiles()
     QCOMPARE(byRank.at(2).size(), 2);
     QCOMPARE(byRank.at(-1), QStringList{dir + QStringLiteral("/notes.json")});
     QVERIFY(byRank.at(1).contains(dir + QStringLiteral("/trace-rank-1.json")));
+}
+
+// Issue 13: the folder field was read-only; typing a folder and pressing Return lists its ranks.
+void TestOpenPair::folderFieldCanBeTyped()
+{
+    const QString dir = QString::fromStdString(testutil::tempDir());
+    for (const char *name : {"et_rank0.json", "kineto_rank0.json"}) {
+        QFile f(dir + QLatin1Char('/') + QLatin1String(name));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    OpenPairDialog dialog;
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QLineEdit *folder = dialog.folderEdit();
+    QVERIFY(!folder->isReadOnly());
+    folder->setFocus();
+    QTest::keyClicks(folder, dir);
+    QCOMPARE(folder->text(), dir);
+    QTest::keyClick(folder, Qt::Key_Return);
+    QVERIFY(dialog.rankBox()->isEnabled());
+    QCOMPARE(dialog.rankBox()->count(), 1);
+    QCOMPARE(dialog.rank(), std::optional<int>(0));
+    QCOMPARE(dialog.firstFile(), dir + QStringLiteral("/et_rank0.json"));
+    QCOMPARE(dialog.secondFile(), dir + QStringLiteral("/kineto_rank0.json"));
 }
 
 QTEST_MAIN(TestOpenPair)

@@ -28,7 +28,8 @@ void TestTimelineModel::lanesAndCategories()
 {
     testutil::KinetoBuilder b;
     b.raw(R"({"name": "thread_name", "ph": "M", "ts": 0, "pid": 100, "tid": 1, "args": {"name": "main"}})")
-        .raw(R"({"name": "process_name", "ph": "M", "ts": 0, "pid": 0, "tid": 0, "args": {"name": "GPU 0"}})")
+        // Real traces name the GPU's process after the Python binary; the lane says "GPU 0".
+        .raw(R"({"name": "process_name", "ph": "M", "ts": 0, "pid": 0, "tid": 0, "args": {"name": "python3.10"}})")
         .annotation("ProfilerStep#0", 1, 1000, 100)
         .cpu("aten::mm", 1, 1010, 50, 1, 1)
         .runtime("cudaLaunchKernel", 1, 1020, 5, 7)
@@ -45,9 +46,9 @@ void TestTimelineModel::lanesAndCategories()
     QCOMPARE(QString::fromStdString(l.groups[0].name), QStringLiteral("main"));
     QCOMPARE(QString::fromStdString(l.groups[1].name), QStringLiteral("thread 2"));
     QCOMPARE(QString::fromStdString(l.groups[1].process), QStringLiteral("pid 100"));
-    QCOMPARE(QString::fromStdString(l.groups[2].name), QStringLiteral("stream 7"));
+    QCOMPARE(QString::fromStdString(l.groups[2].name), QStringLiteral("stream 7 (compute)"));
     QCOMPARE(QString::fromStdString(l.groups[2].process), QStringLiteral("GPU 0"));
-    QCOMPARE(QString::fromStdString(l.groups[3].name), QStringLiteral("stream 20"));
+    QCOMPARE(QString::fromStdString(l.groups[3].name), QStringLiteral("stream 20 (NCCL)"));
     QVERIFY(!l.groups[0].gpu && l.groups[2].gpu && l.groups[3].gpu);
     // ProfilerStep on top, aten::mm below, the launch below that.
     QCOMPARE(l.rows[l.pos(2).row].depth, uint16_t(0));
@@ -61,7 +62,7 @@ void TestTimelineModel::lanesAndCategories()
     QCOMPARE(int(model->category(8)), int(Category::Sync));
     QCOMPARE(model->startNs(3), 10000.0);
     QCOMPARE(model->endNs(3), 60000.0);
-    QCOMPARE(QString::fromStdString(model->laneName(5)), QStringLiteral("GPU 0 \u00b7 stream 7"));
+    QCOMPARE(QString::fromStdString(model->laneName(5)), QStringLiteral("GPU 0 \u00b7 stream 7 (compute)"));
     // Launch edges by correlation: runtime start -> kernel start.
     const auto &launch = model->edges.edges(EdgeKind::Launch);
     QCOMPARE(launch.size(), size_t(2));

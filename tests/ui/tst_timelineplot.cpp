@@ -2,6 +2,7 @@
 // The timeline widget driven by QTest events (offscreen): wheel zoom, click
 // selection, keys, drag pan, Shift-drag measure, zoom history, lane collapse,
 // edge toggles, and the selected op's edges.
+#include "timeline/overviewstrip.h"
 #include "timeline/timelineview.h"
 #include "uitestutil.h"
 
@@ -45,6 +46,9 @@ private Q_SLOTS:
     void edgeTogglesHideArrows();
     void selectedOpEdgesAlwaysShown();
     void revealBringsOpIntoView();
+    void revealZoomStaysInsideTrace();
+    void overviewStripMovesView();
+    void pinAndHideLanes();
     void repaintIsPixelBound();
     void darkPalette();
 
@@ -239,10 +243,25 @@ void TestTimelinePlot::labelClickCollapses()
 
 void TestTimelinePlot::edgeTogglesHideArrows()
 {
+    // Issue 13: by default only the critical path (and the selected op's edges) are drawn.
     repaint();
     PaintStats s = plot()->lastPaintStats();
+    QVERIFY(s.edges[int(EdgeKind::CriticalPath)] > 0);
+    for (EdgeKind k : {EdgeKind::Launch, EdgeKind::Sync, EdgeKind::InterThread}) {
+        QCOMPARE(s.edges[int(k)], size_t(0));
+        QVERIFY(!m_view->edgeToggle(k)->isChecked());
+    }
+    // The all-launch / all-sync toggles remain.
+    for (EdgeKind k : {EdgeKind::Launch, EdgeKind::Sync})
+        QTest::mouseClick(m_view->edgeToggle(k), Qt::LeftButton, Qt::NoModifier,
+                          QPoint(8, m_view->edgeToggle(k)->height() / 2));
+    repaint();
+    s = plot()->lastPaintStats();
     for (EdgeKind k : {EdgeKind::Launch, EdgeKind::Sync, EdgeKind::CriticalPath})
         QVERIFY2(s.edges[int(k)] > 0, edgeKindName(k));
+    // Thinned by screen distance: at fit-all fewer arrows than edges (no comb, no curtain).
+    QVERIFY(s.edges[int(EdgeKind::Launch)] < plot()->model()->edges.count(EdgeKind::Launch));
+    QVERIFY(s.edges[int(EdgeKind::CriticalPath)] < plot()->model()->edges.count(EdgeKind::CriticalPath));
     QCOMPARE(s.selectedEdges, size_t(0));
     // Click the Sync check box off: no sync arrows, the others stay.
     QCheckBox *sync = m_view->edgeToggle(EdgeKind::Sync);
@@ -309,6 +328,87 @@ void TestTimelinePlot::revealBringsOpIntoView()
     const QPoint p = plot()->eventPoint(uint32_t(last));
     QVERIFY(p.x() >= 0);
     QCOMPARE(plot()->eventAt(p), last);
+}
+
+// Issue 13: the search jump zoomed to a window wider than the trace, starting before it.
+void TestTimelinePlot::revealZoomStaysInsideTrace()
+{
+    const TimelineModel &m = *plot()->model();
+    // The earliest short op (it starts at the trace's start) and the shortest GPU op.
+    qint64 first = -1, shortest = -1;
+    for (uint32_t i = 0; i < m.trace->events.size(); ++i) {
+        if (m.layout.pos(i).row < 0 || m.endNs(i) <= m.startNs(i))
+            continue;
+        const double d = m.endNs(i) - m.startNs(i);
+        if (d < m.spanNs() / 50 && (first < 0 || m.startNs(i) < m.startNs(uint32_t(first))))
+            first = i;
+        if (m.category(i) == Category::Kernel &&
+            (shortest < 0 || d < m.endNs(uint32_t(shortest)) - m.startNs(uint32_t(shortest))))
+            shortest = i;
+    }
+    QVERIFY(first >= 0 && shortest >= 0);
+    for (qint64 ev : {first, shortest}) {
+        // From a view of the trace's last 1 %: the op is out of view and must be brought in.
+        plot()->setRange({m.spanNs() * 0.99, m.spanNs()});
+        plot()->revealEvent(uint32_t(ev));
+        const TimeRange r = plot()->range();
+        const double d = m.endNs(uint32_t(ev)) - m.startNs(uint32_t(ev));
+        QVERIFY2(r.t0 >= 0 && r.t1 <= m.spanNs(), qPrintable(QStringLiteral("%1 .. %2 of %3").arg(r.t0).arg(r.t1).arg(m.spanNs())));
+        QVERIFY(r.t0 <= m.startNs(uint32_t(ev)) && r.t1 >= m.endNs(uint32_t(ev)));
+        QVERIFY2(d < 200 || d / (r.t1 - r.t0) >= 0.1, qPrintable(QStringLiteral("op %1 ns in a %2 ns view").arg(d).arg(r.t1 - r.t0)));
+    }
+}
+
+// Issue 13: an overview strip with the density per lane and the view marked; a click moves the view.
+void TestTimelinePlot::overviewStripMovesView()
+{
+    OverviewStrip *strip = m_view->overview();
+    QVERIFY(strip->isVisible());
+    const TimelineModel &m = *plot()->model();
+    const LaneDensity &d = strip->density();
+    QCOMPARE(d.lanes.size(), m.layout.groups.size());
+    for (size_t g = 0; g < d.lanes.size(); ++g) {
+        const float peak = *std::max_element(d.lanes[g].begin(), d.lanes[g].end());
+        QVERIFY(peak > 0 && peak <= 1);
+    }
+    plot()->setRange({0, m.spanNs() / 100});
+    const double target = 0.6 * m.spanNs();
+    QTest::mouseClick(strip, Qt::LeftButton, Qt::NoModifier, QPoint(int(strip->xOf(target)), strip->height() / 2));
+    const TimeRange r = plot()->range();
+    QVERIFY2(qAbs((r.t0 + r.t1) / 2 - target) < m.spanNs() / 200, qPrintable(QString::number((r.t0 + r.t1) / 2)));
+    QVERIFY(qAbs(span(r) - m.spanNs() / 100) < 1); // the zoom is kept
+}
+
+// Issue 13: a lane can be pinned to the top and hidden.
+void TestTimelinePlot::pinAndHideLanes()
+{
+    const TimelineModel &m = *plot()->model();
+    const uint32_t last = uint32_t(m.layout.groups.size() - 1);
+    auto firstLane = [&] {
+        for (const auto &it : plot()->geometry().items)
+            if (!it.header)
+                return it.group;
+        return uint32_t(-1);
+    };
+    QVERIFY(firstLane() != last);
+    plot()->setGroupPinned(last, true);
+    QCOMPARE(firstLane(), last);
+    QCOMPARE(plot()->groupAt(QPoint(10, plot()->plotRect().top() + plot()->geometry().items[1].y + 2)), int(last));
+    plot()->setGroupPinned(last, false);
+    QVERIFY(firstLane() != last);
+    // Hide the first lane: none of its rows are shown, its ops have no place; revealing one shows it again.
+    const uint32_t g = firstLane();
+    const uint32_t ev = m.layout.rows[m.layout.groups[g].firstRow].event.front();
+    const int height = plot()->contentHeight();
+    plot()->setGroupHidden(g, true);
+    QCOMPARE(plot()->hiddenGroupCount(), 1);
+    QVERIFY(plot()->contentHeight() < height);
+    for (const auto &it : plot()->geometry().items)
+        QVERIFY(it.header || it.group != g);
+    QCOMPARE(plot()->eventPoint(ev), QPoint(-1, -1));
+    plot()->revealEvent(ev);
+    QVERIFY(!plot()->groupHidden(g));
+    QCOMPARE(plot()->contentHeight(), height);
 }
 
 void TestTimelinePlot::repaintIsPixelBound()

@@ -244,6 +244,12 @@ void TestUiModels::criticalPathModels()
     CriticalOpsModel ops;
     QAbstractItemModelTester t1(&ops, QAbstractItemModelTester::FailureReportingMode::QtTest);
     ops.setPath(cp, f.model);
+    // Zero-length dependency rows are hidden by default (issue 13).
+    const int shown = ops.rowCount();
+    for (int r = 0; r < shown; ++r)
+        QVERIFY(ops.row(r).event >= 0 || ops.row(r).durationUs > 0);
+    ops.setShowZeroRows(true);
+    QVERIFY(ops.rowCount() > shown);
     QVERIFY(ops.rowCount() > 10);
     double total = 0, share = 0;
     const std::set<uint32_t> critical(cp->criticalEvents.begin(), cp->criticalEvents.end());
@@ -268,13 +274,16 @@ void TestUiModels::criticalPathModels()
     BreakdownModel breakdown;
     QAbstractItemModelTester t2(&breakdown, QAbstractItemModelTester::FailureReportingMode::QtTest);
     breakdown.setPath(cp);
-    QCOMPARE(size_t(breakdown.rowCount()), cp->summary.size());
+    // The 0 ns "(dependency)" bucket is left out (issue 13); the sample's is 0 ns.
+    QCOMPARE(cp->summary[0].boundBy, std::string());
+    QCOMPARE(cp->summary[0].durationUs, 0.0);
+    QCOMPARE(size_t(breakdown.rowCount()), cp->summary.size() - 1);
     double pct = 0;
     for (int r = 0; r < breakdown.rowCount(); ++r)
         pct += breakdown.index(r, 0).data(Qt::UserRole).toDouble();
     QVERIFY2(qAbs(pct - 100.0) < 0.01, qPrintable(QString::number(pct)));
     QCOMPARE(breakdown.index(1, BreakdownModel::BoundByColumn).data().toString(),
-             QString::fromStdString(cp->summary[1].boundBy));
+             QString::fromStdString(cp->summary[2].boundBy));
     ops.setPath(nullptr, nullptr);
     breakdown.setPath(nullptr);
     QCOMPARE(ops.rowCount(), 0);

@@ -6,6 +6,9 @@
 #include "timeline/timeformat.h"
 #include "timeline/timelinemodel.h"
 
+#include <algorithm>
+#include <map>
+
 namespace syncscope::ui {
 
 namespace {
@@ -60,10 +63,70 @@ CriticalOpsModel::CriticalOpsModel(QObject *parent)
 
 void CriticalOpsModel::setPath(std::shared_ptr<const CriticalPathResult> cp, std::shared_ptr<const TimelineModel> model)
 {
-    beginResetModel();
     m_cp = std::move(cp);
     m_model = std::move(model);
-    m_rows = m_cp ? criticalOpRows(*m_cp) : std::vector<CriticalOpRow>{};
+    rebuild();
+}
+
+void CriticalOpsModel::setShowZeroRows(bool on)
+{
+    if (m_showZero == on)
+        return;
+    m_showZero = on;
+    rebuild();
+}
+
+void CriticalOpsModel::setGrouped(bool on)
+{
+    if (m_grouped == on)
+        return;
+    m_grouped = on;
+    rebuild();
+}
+
+QString CriticalOpsModel::opName(const CriticalOpRow &r) const
+{
+    if (r.event >= 0 && m_model) {
+        const std::string_view n = m_model->name(static_cast<uint32_t>(r.event));
+        return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
+    }
+    return QStringLiteral("(%1)").arg(edgeTypeText(r.edgeType));
+}
+
+void CriticalOpsModel::rebuild()
+{
+    beginResetModel();
+    std::vector<CriticalOpRow> rows = m_cp ? criticalOpRows(*m_cp) : std::vector<CriticalOpRow>{};
+    if (!m_showZero)
+        rows.erase(std::remove_if(rows.begin(), rows.end(),
+                                  [](const CriticalOpRow &r) { return r.event < 0 && r.durationUs == 0; }),
+                   rows.end());
+    m_counts.clear();
+    if (m_grouped) {
+        // By name, in order of first appearance; the bucket is the one with the most time.
+        std::vector<CriticalOpRow> groups;
+        std::vector<std::map<std::string, double>> buckets;
+        std::map<QString, size_t> index;
+        for (const CriticalOpRow &r : rows) {
+            auto [it, fresh] = index.try_emplace(opName(r), groups.size());
+            if (fresh) {
+                groups.push_back(r);
+                buckets.emplace_back();
+                m_counts.push_back(0);
+            } else {
+                groups[it->second].durationUs += r.durationUs;
+                groups[it->second].edges += r.edges;
+            }
+            ++m_counts[it->second];
+            buckets[it->second][r.boundBy] += r.durationUs;
+        }
+        for (size_t g = 0; g < groups.size(); ++g)
+            groups[g].boundBy = std::max_element(buckets[g].begin(), buckets[g].end(), [](const auto &a, const auto &b) {
+                                    return a.second < b.second;
+                                })->first;
+        rows = std::move(groups);
+    }
+    m_rows = std::move(rows);
     m_totalUs = m_cp && m_cp->success ? m_cp->weightUs : 0;
     endResetModel();
 }
@@ -86,23 +149,32 @@ QVariant CriticalOpsModel::data(const QModelIndex &index, int role) const
     if (role == TargetEventRole)
         return r.event >= 0 ? QVariant(qint64(r.event)) : QVariant();
     if (role == Qt::TextAlignmentRole)
-        return index.column() == IndexColumn || index.column() == TimeColumn || index.column() == ShareColumn
+        return index.column() == IndexColumn || index.column() == TimeColumn || index.column() == ShareColumn ||
+                       (m_grouped && index.column() == LaneColumn)
                    ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
                    : QVariant();
     if (role == Qt::UserRole) // sort/compare value for tests: share in percent
         return m_totalUs > 0 ? 100.0 * r.durationUs / m_totalUs : 0.0;
+    if (role == SortRole) {
+        switch (index.column()) {
+        case IndexColumn: return index.row();
+        case OpColumn: return opName(r);
+        case LaneColumn: return m_grouped ? QVariant(groupCount(index.row())) : index.data(Qt::DisplayRole);
+        case TimeColumn:
+        case ShareColumn: return r.durationUs;
+        default: return index.data(Qt::DisplayRole);
+        }
+    }
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {
     case IndexColumn:
         return index.row() + 1;
     case OpColumn:
-        if (r.event >= 0 && m_model) {
-            const std::string_view n = m_model->name(static_cast<uint32_t>(r.event));
-            return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
-        }
-        return QStringLiteral("(%1)").arg(edgeTypeText(r.edgeType));
+        return opName(r);
     case LaneColumn:
+        if (m_grouped)
+            return groupCount(index.row());
         return r.event >= 0 && m_model ? QString::fromStdString(m_model->laneName(static_cast<uint32_t>(r.event)))
                                        : QString();
     case TimeColumn:
@@ -123,7 +195,7 @@ QVariant CriticalOpsModel::headerData(int section, Qt::Orientation orientation, 
     switch (section) {
     case IndexColumn: return tr("#");
     case OpColumn: return tr("Op");
-    case LaneColumn: return tr("Lane");
+    case LaneColumn: return m_grouped ? tr("Count") : tr("Lane");
     case TimeColumn: return tr("On path");
     case ShareColumn: return tr("Share");
     case BoundByColumn: return tr("Bound by");
@@ -140,12 +212,22 @@ void BreakdownModel::setPath(std::shared_ptr<const CriticalPathResult> cp)
 {
     beginResetModel();
     m_cp = std::move(cp);
+    m_rows.clear();
+    if (m_cp && m_cp->success)
+        for (size_t k = 0; k < m_cp->summary.size(); ++k)
+            if (!m_cp->summary[k].boundBy.empty() || m_cp->summary[k].durationUs > 0)
+                m_rows.push_back(k);
     endResetModel();
+}
+
+std::string BreakdownModel::boundBy(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_cp->summary[m_rows[static_cast<size_t>(row)]].boundBy : std::string();
 }
 
 int BreakdownModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !m_cp || !m_cp->success ? 0 : static_cast<int>(m_cp->summary.size());
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int BreakdownModel::columnCount(const QModelIndex &parent) const
@@ -157,7 +239,7 @@ QVariant BreakdownModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount())
         return {};
-    const CpSummaryRow &r = m_cp->summary[static_cast<size_t>(index.row())];
+    const CpSummaryRow &r = m_cp->summary[m_rows[static_cast<size_t>(index.row())]];
     if (role == Qt::TextAlignmentRole)
         return index.column() != BoundByColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     if (role == Qt::UserRole)

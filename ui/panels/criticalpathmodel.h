@@ -29,6 +29,9 @@ struct CriticalOpRow {
 // Visible for testing.
 std::vector<CriticalOpRow> criticalOpRows(const CriticalPathResult &cp);
 
+// The value a column sorts by (numbers as numbers; path order for "#").
+constexpr int SortRole = Qt::UserRole + 7;
+
 class CriticalOpsModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -37,7 +40,16 @@ public:
     explicit CriticalOpsModel(QObject *parent = nullptr);
 
     void setPath(std::shared_ptr<const CriticalPathResult> cp, std::shared_ptr<const TimelineModel> model);
+    // Zero-length rows without an op ("(dependency) 0 ns") are hidden unless asked for.
+    void setShowZeroRows(bool on);
+    bool showZeroRows() const { return m_showZero; }
+    // One row per op name: how many times on the path, the total and its share
+    // (the Lane column becomes the count; a click selects the first occurrence).
+    void setGrouped(bool on);
+    bool grouped() const { return m_grouped; }
     const CriticalOpRow &row(int r) const { return m_rows[static_cast<size_t>(r)]; }
+    // Grouped mode: how many path rows a group holds.
+    int groupCount(int r) const { return m_counts.empty() ? 1 : m_counts[static_cast<size_t>(r)]; }
     double totalUs() const { return m_totalUs; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -46,10 +58,16 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    void rebuild();
+    QString opName(const CriticalOpRow &r) const;
+
     std::shared_ptr<const CriticalPathResult> m_cp;
     std::shared_ptr<const TimelineModel> m_model;
     std::vector<CriticalOpRow> m_rows;
+    std::vector<int> m_counts; // grouped mode
     double m_totalUs = 0;
+    bool m_showZero = false;
+    bool m_grouped = false;
 };
 
 class BreakdownModel : public QAbstractTableModel
@@ -60,6 +78,8 @@ public:
     explicit BreakdownModel(QObject *parent = nullptr);
 
     void setPath(std::shared_ptr<const CriticalPathResult> cp);
+    // HTA's bucket name of a row ("" for dependency / sync edges).
+    std::string boundBy(int row) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -68,6 +88,7 @@ public:
 
 private:
     std::shared_ptr<const CriticalPathResult> m_cp;
+    std::vector<size_t> m_rows; // summary rows shown: a 0 ns dependency bucket is left out
 };
 
 } // namespace syncscope::ui

@@ -5,12 +5,17 @@
 #include "panels/treemodel.h"
 #include "timeline/timeformat.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QItemSelectionModel>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace syncscope::ui {
 
@@ -37,6 +42,9 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     , m_steps(new QComboBox(this))
     , m_breakdownView(new QTableView(this))
     , m_opsView(new QTableView(this))
+    , m_sorted(new QSortFilterProxyModel(this))
+    , m_group(new QCheckBox(tr("Group by op name"), this))
+    , m_zero(new QCheckBox(tr("Show 0 ns dependency rows"), this))
 {
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
@@ -49,9 +57,34 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addWidget(m_breakdownView);
+    auto *options = new QHBoxLayout;
+    options->setContentsMargins(4, 0, 4, 0);
+    options->addWidget(m_group);
+    options->addWidget(m_zero);
+    options->addStretch(1);
+    layout->addLayout(options);
     layout->addWidget(m_opsView, 1);
     m_breakdownView->setModel(m_breakdown);
-    m_opsView->setModel(m_ops);
+    m_sorted->setSourceModel(m_ops);
+    m_sorted->setSortRole(SortRole);
+    m_opsView->setModel(m_sorted);
+    m_opsView->setSortingEnabled(true);
+    m_opsView->sortByColumn(CriticalOpsModel::IndexColumn, Qt::AscendingOrder);
+    m_group->setToolTip(tr("One row per op name: how often it is on the path, its total and share"));
+    m_zero->setToolTip(tr("Show the path's zero-length dependency edges (hidden: they take no time)"));
+    connect(m_group, &QCheckBox::toggled, m_ops, &CriticalOpsModel::setGrouped);
+    connect(m_zero, &QCheckBox::toggled, m_ops, &CriticalOpsModel::setShowZeroRows);
+    // A bound-by row highlights its parts of the path; a second click on it shows the whole path.
+    connect(m_breakdownView, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        const QString b = QString::fromStdString(m_breakdown->boundBy(index.row()));
+        const bool again = m_breakdownView->property("highlighted").toString() == b &&
+                           m_breakdownView->property("highlightOn").toBool();
+        m_breakdownView->setProperty("highlighted", b);
+        m_breakdownView->setProperty("highlightOn", !again);
+        if (again)
+            m_breakdownView->clearSelection();
+        Q_EMIT boundByRequested(again ? QString() : b.isEmpty() ? QStringLiteral("dependency") : b);
+    });
     setupTable(m_breakdownView);
     setupTable(m_opsView);
     m_breakdownView->horizontalHeader()->setSectionResizeMode(BreakdownModel::BoundByColumn, QHeaderView::Stretch);
@@ -64,6 +97,8 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
         if (m_updating || i < 0)
             return;
         const QPoint range = m_steps->itemData(i).toPoint();
+        if (range.x() < 0)
+            return;
         Q_EMIT stepRequested(range.x(), range.y());
     });
     auto jump = [this](const QModelIndex &index) {
@@ -73,7 +108,30 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     };
     connect(m_opsView, &QTableView::clicked, this, jump);
     connect(m_opsView, &QTableView::activated, this, jump);
+    // Arrow keys move the selection with the row highlight (Details and the timeline follow).
+    connect(m_opsView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, jump](const QModelIndex &current) {
+                if (current.isValid() && !m_updating)
+                    jump(current);
+            });
     clear();
+}
+
+QModelIndex CriticalPathPanel::viewIndex(int row, int column) const
+{
+    return m_sorted->mapFromSource(m_ops->index(row, column));
+}
+
+void CriticalPathPanel::stepAlongPath(int delta)
+{
+    const int n = m_sorted->rowCount();
+    if (n == 0)
+        return;
+    const int cur = m_opsView->currentIndex().isValid() ? m_opsView->currentIndex().row() : (delta > 0 ? -1 : n);
+    const int next = std::clamp(cur + delta, 0, n - 1);
+    const QModelIndex idx = m_sorted->index(next, CriticalOpsModel::OpColumn);
+    m_opsView->setCurrentIndex(idx); // selects the op (currentRowChanged)
+    m_opsView->scrollTo(idx);
 }
 
 void CriticalPathPanel::clear()
@@ -93,6 +151,7 @@ void CriticalPathPanel::setPath(std::shared_ptr<const CriticalPathResult> cp,
                                 std::shared_ptr<const TimelineModel> model, const QStringList &steps, int first,
                                 int last)
 {
+    m_breakdownView->setProperty("highlightOn", false);
     m_ops->setPath(cp, model);
     m_breakdown->setPath(cp);
     if (!cp) {
@@ -100,27 +159,40 @@ void CriticalPathPanel::setPath(std::shared_ptr<const CriticalPathResult> cp,
     } else if (!cp->success) {
         m_summary->setText(tr("No critical path: %1").arg(QString::fromStdString(cp->reason)));
     } else {
-        QString window = cp->window.wholeTrace ? tr("whole trace")
-                         : cp->window.instanceFirst == cp->window.instanceLast
-                             ? tr("step %1").arg(cp->window.instanceFirst)
-                             : tr("steps %1\u2013%2").arg(cp->window.instanceFirst).arg(cp->window.instanceLast);
-        m_summary->setText(tr("Critical path %1 (%2): %3 critical ops, %4 path edges")
-                               .arg(QString::fromStdString(formatDuration(cp->weightUs * 1000)), window)
-                               .arg(cp->criticalEvents.size())
-                               .arg(cp->pathEdges.size()));
+        // One notion of step: ProfilerStep#N as the selector lists them; an HTA instance
+        // (--instance) that is not one step is labelled as such.
+        QString window;
+        if (cp->window.wholeTrace)
+            window = tr("whole trace");
+        else if (first >= 0 && first < steps.size() && last < steps.size())
+            window = first == last ? steps[first] : tr("%1 \u2013 %2").arg(steps[first], steps[last]);
+        else
+            window = cp->window.instanceFirst == cp->window.instanceLast
+                         ? tr("HTA instance %1").arg(cp->window.instanceFirst)
+                         : tr("HTA instances %1\u2013%2").arg(cp->window.instanceFirst).arg(cp->window.instanceLast);
+        QString text = tr("Critical path %1 (%2): %3 ops, %4 graph edges on the path")
+                           .arg(QString::fromStdString(formatDuration(cp->weightUs * 1000)), window)
+                           .arg(cp->criticalEvents.size())
+                           .arg(cp->pathEdges.size());
+        if (!cp->window.profilerSteps && !cp->window.wholeTrace && first >= 0 && last + 1 == steps.size())
+            text += tr(" \u2014 as HTA computes it, without the last step's events (so it is short)");
+        m_summary->setText(text);
     }
     m_updating = true;
     m_steps->clear();
-    if (steps.size() > 1) {
+    if (!steps.isEmpty() && cp && !cp->window.wholeTrace) {
+        if (first < 0)
+            m_steps->addItem(tr("HTA instance %1 (--instance)").arg(cp->window.instanceFirst), QPoint(-1, -1));
         for (int i = 0; i < steps.size(); ++i)
             m_steps->addItem(steps[i], QPoint(i, i));
-        m_steps->addItem(tr("All %1 steps").arg(steps.size()), QPoint(0, int(steps.size()) - 1));
+        if (steps.size() > 1)
+            m_steps->addItem(tr("All %1 steps").arg(steps.size()), QPoint(0, int(steps.size()) - 1));
         int current = 0;
         for (int i = 0; i < m_steps->count(); ++i)
             if (m_steps->itemData(i).toPoint() == QPoint(first, last))
                 current = i;
         m_steps->setCurrentIndex(current);
-        m_steps->show();
+        m_steps->setVisible(m_steps->count() > 1);
     } else {
         m_steps->hide();
     }

@@ -9,8 +9,10 @@
 #include <QStringList>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
+class QSortFilterProxyModel;
 class QTableView;
 
 namespace syncscope::ui {
@@ -24,10 +26,19 @@ public:
     BreakdownModel *breakdownModel() const { return m_breakdown; }
     QComboBox *stepBox() const { return m_steps; }
     QTableView *opsView() const { return m_opsView; }
+    QTableView *breakdownView() const { return m_breakdownView; }
     QLabel *summaryLabel() const { return m_summary; }
+    QCheckBox *groupBox() const { return m_group; }
+    QCheckBox *zeroRowsBox() const { return m_zero; }
+    // The ops table's view index of a row of opsModel() (the table sorts through a proxy).
+    QModelIndex viewIndex(int row, int column) const;
+    // Moves the current row of the ops table (as shown) by delta and selects its op: keys
+    // step forward / back along the path.
+    void stepAlongPath(int delta);
 
-    // `steps`: one name per annotation instance (empty or one entry: no selector).
-    // The selector shows instance range [first, last]; "all" spans every step.
+    // `steps`: the ProfilerStep#N names (empty: no selector). The selector shows step
+    // range [first, last]; "All" spans every step; first = -1: the path's window is an
+    // HTA instance that is not one step (listed first, labelled as such).
     void setPath(std::shared_ptr<const CriticalPathResult> cp, std::shared_ptr<const TimelineModel> model,
                  const QStringList &steps, int first, int last);
     void setBusy(const QString &text);
@@ -36,6 +47,8 @@ public:
 Q_SIGNALS:
     void eventRequested(qint64 event);
     void stepRequested(int first, int last);
+    // A bound-by row was clicked: highlight the parts of the path in that bucket ("" = all again).
+    void boundByRequested(const QString &boundBy);
 
 private:
     CriticalOpsModel *m_ops;
@@ -44,6 +57,9 @@ private:
     QComboBox *m_steps;
     QTableView *m_breakdownView;
     QTableView *m_opsView;
+    QSortFilterProxyModel *m_sorted;
+    QCheckBox *m_group;
+    QCheckBox *m_zero;
     bool m_updating = false;
 };
 

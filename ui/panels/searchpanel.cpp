@@ -10,6 +10,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QItemSelectionModel>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -80,6 +81,11 @@ SearchPanel::SearchPanel(QWidget *parent)
     connect(m_next, &QToolButton::clicked, this, &SearchPanel::next);
     connect(m_view, &QTableView::clicked, this, [this](const QModelIndex &i) { go(i.row()); });
     connect(m_view, &QTableView::activated, this, [this](const QModelIndex &i) { go(i.row()); });
+    // Arrow keys in the list move the selection too, not only the row highlight.
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &i) {
+        if (i.isValid() && i.row() != m_current)
+            go(i.row());
+    });
     updateCount();
 }
 

@@ -13,6 +13,7 @@
 #include <QListWidget>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QThreadPool>
@@ -95,7 +96,16 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     m_movedView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_movedView->verticalHeader()->hide();
     m_movedView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    auto *layout = new QVBoxLayout(this);
+    // In a scroll area: the panel shares a dock tab stack and must not raise its minimum height.
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto *content = new QWidget(scroll);
+    scroll->setWidget(content);
+    outer->addWidget(scroll);
+    auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(entry);
     layout->addLayout(fromSelection);

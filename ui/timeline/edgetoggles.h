@@ -25,7 +25,9 @@ Q_SIGNALS:
     void changed();
 
 private:
-    std::array<bool, kEdgeKindCount> m_shown{true, true, true, true};
+    // As Perfetto: the selected op's edges and the critical path; launch, sync and
+    // inter-thread arrows on request (at fit-all they are a curtain).
+    std::array<bool, kEdgeKindCount> m_shown{false, false, true, false};
 };
 
 } // namespace syncscope::ui

@@ -6,15 +6,26 @@
 namespace syncscope::ui {
 
 void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &collapsed, int rowHeight,
-                        int headerHeight, int groupGap)
+                        int headerHeight, int groupGap, const std::vector<bool> &pinned, const std::vector<bool> &hidden)
 {
     items.clear();
     rowItem.assign(layout.rows.size(), -1);
     int y = 0;
     const std::string *process = nullptr;
-    for (uint32_t g = 0; g < layout.groups.size(); ++g) {
+    auto flag = [](const std::vector<bool> &v, uint32_t g) { return g < v.size() && v[g]; };
+    std::vector<uint32_t> order;
+    order.reserve(layout.groups.size());
+    for (int pass = 0; pass < 2; ++pass)
+        for (uint32_t g = 0; g < layout.groups.size(); ++g)
+            if (flag(pinned, g) == (pass == 0) && !flag(hidden, g))
+                order.push_back(g);
+    int previous = -1;
+    for (uint32_t g : order) {
         const LaneGroup &group = layout.groups[g];
-        if (!process || *process != group.process || (g > 0 && layout.groups[g - 1].gpu != group.gpu)) {
+        const bool newProcess = !process || *process != group.process ||
+                                (previous >= 0 && layout.groups[static_cast<uint32_t>(previous)].gpu != group.gpu);
+        previous = static_cast<int>(g);
+        if (newProcess) {
             process = &group.process;
             Item h;
             h.header = true;

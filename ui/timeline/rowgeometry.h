@@ -22,8 +22,10 @@ struct RowGeometry {
     std::vector<int32_t> rowItem; // LaneLayout row -> item; a hidden row maps to its group's first item
     int totalHeight = 0;
 
+    // `pinned` lanes come first (in lane order), `hidden` lanes get no rows (their events
+    // have no position: rowCenterY -1). Missing entries mean false.
     void build(const LaneLayout &layout, const std::vector<bool> &collapsed, int rowHeight, int headerHeight,
-               int groupGap);
+               int groupGap, const std::vector<bool> &pinned = {}, const std::vector<bool> &hidden = {});
     int itemAtY(int y) const;                      // -1 if none
     std::vector<uint32_t> rowsIn(int y0, int y1) const; // LaneLayout rows whose items meet [y0, y1)
     int rowCenterY(uint32_t layoutRow) const;      // -1 if unknown

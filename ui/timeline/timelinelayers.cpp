@@ -15,6 +15,7 @@ namespace {
 
 constexpr double kMinBoxPx = 3.0;   // narrower events fold
 constexpr size_t kEdgeBudget = 600; // per kind, before thinning to one arrow per pixel column
+constexpr double kThinPx = 8.0;     // arrows between the same two rows closer than this are one
 
 double clampX(double x, const QRect &r)
 {
@@ -102,6 +103,8 @@ void BoxLayer::draw(QCPPainter *painter)
             ++stats.foldedBoxes;
             fill = c.dark ? fill.darker(135) : fill.darker(118);
         }
+        if (b.critical) // the critical path as a band on its ops
+            painter->fillRect(r.adjusted(-2, -1, 2, 1), c.criticalBand);
         painter->fillRect(r, fill);
         if (b.critical) {
             if (b.folded() || r.width() < 4) {
@@ -206,10 +209,29 @@ void EdgeLayer::draw(QCPPainter *painter)
         model.edges.visible(kind, t0, t1, view.nsPerPx, kEdgeBudget, m_ids);
         const auto &edges = model.edges.edges(kind);
         m_lines.clear();
+        m_lastX.clear();
         QLineF line;
-        for (uint32_t id : m_ids)
-            if (lineOf(edges[id], line))
-                m_lines.push_back(line);
+        for (uint32_t id : m_ids) {
+            const TimelineEdge &e = edges[id];
+            const int32_t fromRow = model.layout.pos(e.from).row, toRow = model.layout.pos(e.to).row;
+            // The critical path: the band on its ops shows it within a lane (along a row and down a
+            // call stack); connectors only where it moves to another lane (launch, sync, thread).
+            if (kind == EdgeKind::CriticalPath &&
+                (fromRow == toRow || (fromRow >= 0 && toRow >= 0 &&
+                                      model.layout.rows[size_t(fromRow)].group == model.layout.rows[size_t(toRow)].group)))
+                continue;
+            if (!lineOf(e, line))
+                continue;
+            // Thin by screen distance: one arrow per row pair every kThinPx pixels (no combs or curtains).
+            const uint64_t key = (uint64_t(uint32_t(fromRow)) << 32) | uint32_t(toRow);
+            auto [it, fresh] = m_lastX.try_emplace(key, line.p1().x());
+            if (!fresh) {
+                if (std::abs(line.p1().x() - it->second) < kThinPx)
+                    continue;
+                it->second = line.p1().x();
+            }
+            m_lines.push_back(line);
+        }
         p.m_stats.edges[k] = m_lines.size();
         const bool cheap = m_lines.size() > kDetailed;
         painter->setAntialiasing(!cheap);
@@ -281,6 +303,8 @@ void LaneLabelLayer::draw(QCPPainter *painter)
                         QString::fromStdString(g.name);
         if (collapsed && g.rowCount > 1)
             label += QStringLiteral("  (%1 rows)").arg(g.rowCount);
+        if (p.groupPinned(it.group))
+            label += QStringLiteral("  \u2191 pinned");
         const QFontMetrics fm(normal);
         painter->setPen(c.text);
         QString note;

@@ -8,6 +8,7 @@
 
 #include <qcustomplot.h>
 
+#include <unordered_map>
 #include <vector>
 
 namespace syncscope::ui {
@@ -48,6 +49,7 @@ protected:
 private:
     std::vector<uint32_t> m_ids;
     std::vector<QLineF> m_lines;
+    std::unordered_map<uint64_t, double> m_lastX; // thinning: last arrow x per row pair
 };
 
 class LaneLabelLayer : public TimelineLayerable

@@ -6,6 +6,7 @@
 #include "session/analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -61,6 +62,19 @@ struct TrackKey {
 std::string idText(const KinetoTrace &t, int64_t v, bool isString)
 {
     return isString ? std::string(t.str(static_cast<StrId>(v))) : std::to_string(v);
+}
+
+// What a stream mostly runs: " (NCCL)", " (compute)", " (copy)", or "" without GPU work.
+std::string streamKindSuffix(const std::array<size_t, kCategoryCount> &work)
+{
+    const auto n = [&](Category c) { return work[static_cast<size_t>(c)]; };
+    const size_t comm = n(Category::Communication), compute = n(Category::Kernel),
+                 copy = n(Category::Memcpy) + n(Category::Memset);
+    if (comm + compute + copy == 0)
+        return {};
+    if (comm >= compute && comm >= copy)
+        return " (NCCL)";
+    return compute >= copy ? " (compute)" : " (copy)";
 }
 
 } // namespace
@@ -184,13 +198,17 @@ std::shared_ptr<TimelineModel> buildTimelineModel(std::shared_ptr<const KinetoTr
         auto pn = processNames.find({key.pidStr, key.pid});
         const std::string pidText = idText(trace, key.pid, key.pidStr);
         const std::string tidText = idText(trace, key.tid, key.tidStr);
+        // A GPU is "GPU N" whatever its process_name row says (real traces name it "python3.10").
         if (info.gpu)
-            info.process = pn != processNames.end() ? pn->second : "GPU " + pidText;
+            info.process = "GPU " + pidText;
         else
             info.process = pn != processNames.end() ? pn->second + " (pid " + pidText + ")" : "pid " + pidText;
         auto tn = threadNames.find(key);
-        if (tn != threadNames.end())
+        if (tn != threadNames.end()) {
             info.name = tn->second;
+            while (!info.name.empty() && info.name.back() == ' ') // Kineto writes "stream 7 "
+                info.name.pop_back();
+        }
         else if (info.gpu)
             info.name = key.tid < 0 && !key.tidStr ? std::string("device sync") : "stream " + tidText;
         else
@@ -201,6 +219,7 @@ std::shared_ptr<TimelineModel> buildTimelineModel(std::shared_ptr<const KinetoTr
 
     std::vector<LayoutItem> items;
     items.reserve(trace.events.size());
+    std::vector<std::array<size_t, kCategoryCount>> workOnTrack(tracks.size());
     for (uint32_t i = 0; i < trace.events.size(); ++i) {
         const KinetoEvent &e = trace.events[i];
         if (!onTimeline(e))
@@ -214,8 +233,13 @@ std::shared_ptr<TimelineModel> buildTimelineModel(std::shared_ptr<const KinetoTr
         // GPU lanes: annotations, then the work (overlaps there are real), then cuda_sync rows.
         if (tracks[it.track].gpu)
             it.band = e.kind == EventKind::GpuUserAnnotation ? 0 : e.kind == EventKind::CudaSync ? 2 : 1;
+        if (isGpuActivity(e.kind))
+            ++workOnTrack[it.track][static_cast<size_t>(it.category)];
         items.push_back(it);
     }
+    for (size_t k = 0; k < tracks.size(); ++k)
+        if (tracks[k].gpu)
+            tracks[k].name += streamKindSuffix(workOnTrack[k]);
     model->layout = buildLaneLayout(std::move(items), tracks, trace.events.size());
 
     // Launch edges: the runtime call with the GPU activity's correlation id.

@@ -4,7 +4,10 @@
 #include "timeaxisticker.h"
 #include "timeformat.h"
 #include "timelinelayers.h"
+#include "density.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QToolTip>
 
 #include <algorithm>
@@ -57,9 +60,16 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     m_measure.reset();
     m_history->clear();
     m_collapsed.assign(m_model ? m_model->layout.groups.size() : 0, false);
+    m_pinned.assign(m_collapsed.size(), false);
+    m_hidden.assign(m_collapsed.size(), false);
     m_scrollY = 0;
     rebuildGeometry();
-    applyRange(m_model ? TimeRange{0, std::max(1.0, m_model->spanNs())} : TimeRange{0, 1000});
+    if (m_model) {
+        const TimeSpan busy = busyRange(m_model->layout); // where the events are, as fit-all
+        applyRange({busy.t0, busy.t1});
+    } else {
+        applyRange({0, 1000});
+    }
     Q_EMIT scrollChanged(m_scrollY);
 }
 
@@ -167,8 +177,15 @@ void TimelinePlot::panBy(double dxPx)
 
 void TimelinePlot::fitAll()
 {
-    if (m_model)
-        setRange({0, std::max(1.0, m_model->spanNs())});
+    if (!m_model)
+        return;
+    // Fit to where the events are (a long empty span around a few stragglers is left
+    // out); pressed again, the whole trace.
+    const TimeSpan busy = busyRange(m_model->layout);
+    const TimeRange core{busy.t0, busy.t1}, whole{0, std::max(1.0, m_model->spanNs())};
+    const TimeRange now = range();
+    const bool atCore = std::abs(now.t0 - core.t0) < 1e-6 * whole.t1 && std::abs(now.t1 - core.t1) < 1e-6 * whole.t1;
+    setRange(atCore ? whole : core);
 }
 
 bool TimelinePlot::fitSelection()
@@ -212,6 +229,8 @@ void TimelinePlot::revealEvent(uint32_t ev)
     const EventPos &pos = m_model->layout.pos(ev);
     if (pos.row >= 0) {
         const uint32_t group = m_model->layout.rows[pos.row].group;
+        if (groupHidden(group))
+            setGroupHidden(group, false);
         if (groupCollapsed(group) && !m_geometry.rowShown(static_cast<uint32_t>(pos.row)))
             setGroupCollapsed(group, false);
         const int cy = m_geometry.rowCenterY(static_cast<uint32_t>(pos.row));
@@ -224,15 +243,20 @@ void TimelinePlot::revealEvent(uint32_t ev)
     const bool inView = t0 >= v.startNs && t1 <= v.endNs();
     if (inView && widthPx >= 4)
         return;
+    const double trace = std::max(1.0, m_model->spanNs());
+    // A window of `span` centred on the op, moved inside the trace (never past its ends).
+    auto centred = [&](double span) {
+        span = std::min(span, trace);
+        const double start = std::clamp((t0 + t1) / 2 - span / 2, 0.0, trace - span);
+        setRange({start, start + span});
+    };
     if (widthPx >= 4 && widthPx <= 0.8 * v.widthPx) {
-        const double mid = (t0 + t1) / 2;
-        setRange({mid - v.spanNs() / 2, mid + v.spanNs() / 2});
+        centred(v.spanNs());
         return;
     }
-    // Too small (or too large) at this zoom: show it with context around it.
-    const double span = std::max({1000.0, (t1 - t0) * 8, m_model->spanNs() / 100});
-    const double mid = (t0 + t1) / 2;
-    setRange({mid - span / 2, mid + span / 2});
+    // Too small (or too large) at this zoom: the op takes about a sixth of the view, with
+    // context on both sides; the trace's length plays no part (a 60 µs op on a 4 s trace).
+    centred(std::max((t1 - t0) * 6, 1000.0));
 }
 
 void TimelinePlot::setScrollY(int y)
@@ -254,9 +278,95 @@ void TimelinePlot::setGroupCollapsed(uint32_t group, bool collapsed)
     refresh();
 }
 
+void TimelinePlot::setGroupPinned(uint32_t group, bool pinned)
+{
+    if (group >= m_pinned.size() || m_pinned[group] == pinned)
+        return;
+    m_pinned[group] = pinned;
+    rebuildGeometry();
+    refresh();
+}
+
+bool TimelinePlot::groupPinned(uint32_t group) const
+{
+    return group < m_pinned.size() && m_pinned[group];
+}
+
+void TimelinePlot::setGroupHidden(uint32_t group, bool hidden)
+{
+    if (group >= m_hidden.size() || m_hidden[group] == hidden)
+        return;
+    m_hidden[group] = hidden;
+    rebuildGeometry();
+    refresh();
+}
+
+bool TimelinePlot::groupHidden(uint32_t group) const
+{
+    return group < m_hidden.size() && m_hidden[group];
+}
+
+int TimelinePlot::hiddenGroupCount() const
+{
+    return static_cast<int>(std::count(m_hidden.begin(), m_hidden.end(), true));
+}
+
+void TimelinePlot::showAllGroups()
+{
+    if (hiddenGroupCount() == 0)
+        return;
+    std::fill(m_hidden.begin(), m_hidden.end(), false);
+    rebuildGeometry();
+    refresh();
+}
+
+int TimelinePlot::groupAt(const QPoint &pos) const
+{
+    const int item = m_geometry.itemAtY(contentY(pos.y()));
+    if (item < 0 || pos.y() < plotRect().top())
+        return -1;
+    return m_geometry.items[static_cast<size_t>(item)].header ? -1
+                                                             : static_cast<int>(m_geometry.items[static_cast<size_t>(item)].group);
+}
+
+void TimelinePlot::contextMenuEvent(QContextMenuEvent *event)
+{
+    const int g = groupAt(event->pos());
+    QMenu menu(this);
+    if (g >= 0) {
+        const uint32_t group = static_cast<uint32_t>(g);
+        const QString name = QString::fromStdString(m_model->layout.groups[group].name);
+        menu.addAction(groupPinned(group) ? tr("Unpin %1").arg(name) : tr("Pin %1 to the top").arg(name), this,
+                       [this, group] { setGroupPinned(group, !groupPinned(group)); });
+        menu.addAction(tr("Hide %1").arg(name), this, [this, group] { setGroupHidden(group, true); });
+    }
+    if (hiddenGroupCount() > 0)
+        menu.addAction(tr("Show %n hidden lane(s)", nullptr, hiddenGroupCount()), this, &TimelinePlot::showAllGroups);
+    if (!menu.isEmpty())
+        menu.exec(event->globalPos());
+}
+
 bool TimelinePlot::groupCollapsed(uint32_t group) const
 {
     return group < m_collapsed.size() && m_collapsed[group];
+}
+
+std::vector<uint32_t> TimelinePlot::measuredRows() const
+{
+    if (!m_measure || std::abs(m_measureY1 - m_measureY0) < m_rowHeight)
+        return {};
+    return m_geometry.rowsIn(std::min(m_measureY0, m_measureY1), std::max(m_measureY0, m_measureY1) + 1);
+}
+
+int TimelinePlot::measuredLanes() const
+{
+    if (!m_model)
+        return 0;
+    std::vector<uint32_t> groups;
+    for (uint32_t r : measuredRows())
+        groups.push_back(m_model->layout.rows[r].group);
+    std::sort(groups.begin(), groups.end());
+    return static_cast<int>(std::unique(groups.begin(), groups.end()) - groups.begin());
 }
 
 void TimelinePlot::clearMeasurement()
@@ -271,7 +381,7 @@ void TimelinePlot::clearMeasurement()
 void TimelinePlot::rebuildGeometry()
 {
     if (m_model)
-        m_geometry.build(m_model->layout, m_collapsed, m_rowHeight, m_rowHeight, 4);
+        m_geometry.build(m_model->layout, m_collapsed, m_rowHeight, m_rowHeight, 4, m_pinned, m_hidden);
     else
         m_geometry = RowGeometry{};
     Q_EMIT contentHeightChanged(m_geometry.totalHeight);
@@ -376,6 +486,8 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent *event)
         if (a > b)
             std::swap(a, b);
         m_measure = TimeRange{a, b};
+        m_measureY0 = contentY(m_pressPos.y());
+        m_measureY1 = contentY(pos.y());
         refresh();
         Q_EMIT measurementChanged();
         return;

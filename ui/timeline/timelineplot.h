@@ -72,7 +72,20 @@ public:
     int visibleHeight() const;
     void setGroupCollapsed(uint32_t group, bool collapsed);
     bool groupCollapsed(uint32_t group) const;
+    // Track pinning (the lane is kept at the top) and hiding; the lane labels' context menu.
+    void setGroupPinned(uint32_t group, bool pinned);
+    bool groupPinned(uint32_t group) const;
+    void setGroupHidden(uint32_t group, bool hidden);
+    bool groupHidden(uint32_t group) const;
+    int hiddenGroupCount() const;
+    void showAllGroups();
+    // The lane group whose label is at this widget position (-1 if none).
+    int groupAt(const QPoint &pos) const;
     std::optional<TimeRange> measurement() const { return m_measure; }
+    // The lane rows the Shift-drag covered vertically (empty: a flat drag, every lane).
+    std::vector<uint32_t> measuredRows() const;
+    // The lanes (groups) of measuredRows(); 0 for every lane.
+    int measuredLanes() const;
     void clearMeasurement();
 
     // --- geometry (also for tests) ---
@@ -100,6 +113,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     bool event(QEvent *event) override;
 
@@ -129,6 +143,7 @@ private:
     TimelineColors m_colors;
     RowGeometry m_geometry;
     std::vector<bool> m_collapsed;
+    std::vector<bool> m_pinned, m_hidden;
     int m_scrollY = 0;
     int m_rowHeight = 20;
     int m_labelWidth = 230;
@@ -140,6 +155,7 @@ private:
     TimeRange m_pressRange;
     int m_pressScroll = 0;
     std::optional<TimeRange> m_measure;
+    int m_measureY0 = 0, m_measureY1 = 0; // content y of the Shift-drag's ends
     QElapsedTimer m_gestureClock;
     bool m_gestureActive = false;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelineview.h"
 
+#include "overviewstrip.h"
+
 #include <QCheckBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -44,6 +46,7 @@ QIcon edgeIcon(EdgeKind k, const QColor &color)
 TimelineView::TimelineView(QWidget *parent)
     : QWidget(parent)
     , m_plot(new TimelinePlot(this))
+    , m_overview(new OverviewStrip(m_plot, this))
     , m_vbar(new QScrollBar(Qt::Vertical, this))
     , m_legend(new QWidget(this))
     , m_edgeBar(new QWidget(this))
@@ -64,8 +67,11 @@ TimelineView::TimelineView(QWidget *parent)
         const EdgeKind kind = static_cast<EdgeKind>(k);
         auto *box = new QCheckBox(QLatin1String(edgeKindName(kind)), m_edgeBar);
         box->setChecked(m_plot->edgeToggles()->shown(kind));
-        box->setToolTip(tr("Show %1 edges (the selected op's edges are always shown)")
-                            .arg(QString::fromLatin1(edgeKindName(kind)).toLower()));
+        box->setToolTip(kind == EdgeKind::CriticalPath
+                            ? tr("Show the critical path's arrows between different ops (its ops are highlighted "
+                                 "either way; the selected op's edges are always shown)")
+                            : tr("Show all %1 arrows (the selected op's edges are always shown)")
+                                  .arg(QString::fromLatin1(edgeKindName(kind)).toLower()));
         connect(box, &QCheckBox::toggled, this, [this, kind](bool on) { m_plot->edgeToggles()->setShown(kind, on); });
         connect(m_plot->edgeToggles(), &EdgeToggles::changed, box,
                 [this, box, kind] { box->setChecked(m_plot->edgeToggles()->shown(kind)); });
@@ -83,6 +89,7 @@ TimelineView::TimelineView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(m_legend);
+    layout->addWidget(m_overview);
     layout->addLayout(body, 1);
 
     connect(m_vbar, &QScrollBar::valueChanged, m_plot, &TimelinePlot::setScrollY);
@@ -95,6 +102,7 @@ TimelineView::TimelineView(QWidget *parent)
 void TimelineView::setModel(std::shared_ptr<TimelineModel> model)
 {
     m_plot->setModel(std::move(model));
+    m_overview->modelChanged();
     rebuildLegend();
     syncScrollBar();
 }
@@ -164,7 +172,10 @@ void TimelineView::rebuildLegend()
         m_toggles[k]->setIcon(edgeIcon(kind, c.edge[k]));
         m_toggles[k]->setIconSize(QSize(26, 12));
         const QString name = QLatin1String(edgeKindName(kind));
-        m_toggles[k]->setText(model ? QStringLiteral("%1 (%2)").arg(name).arg(model->edges.count(kind)) : name);
+        // Links between two ops, so the count cannot be read against the panel's ops and graph edges.
+        const size_t n = model ? model->edges.count(kind) : 0;
+        m_toggles[k]->setText(model ? QStringLiteral("%1 (%2 %3)").arg(name).arg(n).arg(n == 1 ? tr("link") : tr("links"))
+                                    : name);
     }
 }
 

@@ -16,6 +16,8 @@ class QScrollBar;
 
 namespace syncscope::ui {
 
+class OverviewStrip;
+
 class TimelineView : public QWidget
 {
     Q_OBJECT
@@ -25,6 +27,7 @@ public:
     QCheckBox *edgeToggle(EdgeKind k) const { return m_toggles[static_cast<int>(k)]; }
     // The edge toggles (the edges' legend); the window may move it into its toolbar.
     QWidget *edgeBar() const { return m_edgeBar; }
+    OverviewStrip *overview() const { return m_overview; }
 
     void setModel(std::shared_ptr<TimelineModel> model);
     void modelChanged(); // edges arrived: update counts and repaint
@@ -37,6 +40,7 @@ private:
     void syncScrollBar();
 
     TimelinePlot *m_plot;
+    OverviewStrip *m_overview;
     QScrollBar *m_vbar;
     QWidget *m_legend;
     QWidget *m_edgeBar;
