@@ -127,6 +127,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_cpPanel, &CriticalPathPanel::stepRequested, this, &MainWindow::showStep);
     connect(m_whatIf, &WhatIfPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(m_whatIf, &WhatIfPanel::projectionChanged, plot, &TimelinePlot::setProjection);
     connect(plot->selection(), &Selection::changed, m_whatIf, &WhatIfPanel::setSelectedEvent);
     connect(m_cpPanel, &CriticalPathPanel::boundByRequested, this, &MainWindow::highlightBoundBy);
     connect(plot, &TimelinePlot::rangeChanged, this, [this, plot] { m_search->setAnchorTime(plot->range().t0); });

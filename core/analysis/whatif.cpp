@@ -176,6 +176,20 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
     return true;
 }
 
+EventShifts eventShifts(const CriticalPathResult &cp, const WhatIfResult &result)
+{
+    EventShifts out;
+    const CpGraph &g = cp.graph;
+    for (int32_t v = 0; v < g.nodeCount() && v < static_cast<int32_t>(result.nodeShiftUs.size()); ++v) {
+        const double shift = result.nodeShiftUs[v];
+        if (shift == 0)
+            continue;
+        auto &s = out[static_cast<uint32_t>(g.nodeEvent[v])];
+        (g.nodeIsStart[v] ? s.first : s.second) = shift * 1000.0;
+    }
+    return out;
+}
+
 WhatIfEngine::WhatIfEngine(const KinetoTrace &trace, const CriticalPathResult &cp, std::optional<int64_t> rank)
     : m_trace(trace), m_cp(cp), m_rank(rank)
 {

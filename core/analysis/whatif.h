@@ -12,6 +12,8 @@
 #include <regex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace syncscope {
@@ -68,6 +70,11 @@ struct WhatIfResult {
     std::vector<double> nodeShiftUs;
     std::vector<WhatIfMovedOp> topMoved;       // largest |shift| first, at most 20
 };
+
+// How far each moved event's start and end move, in ns (events that do not move
+// are left out): what the GUI draws as the projected timeline.
+using EventShifts = std::unordered_map<uint32_t, std::pair<double, double>>;
+EventShifts eventShifts(const CriticalPathResult &cp, const WhatIfResult &result);
 
 // Precomputes what every evaluation shares (topological order, baseline times).
 class WhatIfEngine

@@ -9,6 +9,7 @@
 #include "timeline/timelineview.h"
 #include "uitestutil.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -19,6 +20,8 @@
 
 using namespace syncscope;
 using namespace syncscope::ui;
+
+Q_DECLARE_METATYPE(std::shared_ptr<const syncscope::EventShifts>)
 
 class TestWhatIfPanel : public QObject
 {
@@ -31,6 +34,7 @@ private slots:
     void rulesFromTheSelection();
     void movedOpsJump();
     void mainWindowHasThePanel();
+    void projectedTimeline();
 
 private:
     bool waitForResult(WhatIfPanel &panel);
@@ -154,6 +158,47 @@ void TestWhatIfPanel::mainWindowHasThePanel()
     const uint32_t ev = w.criticalPath()->criticalEvents.front();
     w.timeline()->plot()->selection()->setEvent(ev);
     QVERIFY(panel->thisOpButton()->isEnabled());
+}
+
+void TestWhatIfPanel::projectedTimeline()
+{
+    WhatIfPanel panel;
+    panel.setContext(m_analysis->device, m_cp);
+    QSignalSpy projection(&panel, &WhatIfPanel::projectionChanged);
+    panel.addRule(QStringLiteral("cat=kernel*0.5"));
+    QVERIFY(waitForResult(panel));
+    QVERIFY(!projection.isEmpty());
+    auto shifts = projection.last().first().value<std::shared_ptr<const EventShifts>>();
+    QVERIFY(shifts && !shifts->empty());
+    // Every moved op of the table has its shift, start moved by the same amount (ns).
+    for (const auto &m : panel.result()->topMoved) {
+        auto it = shifts->find(m.event);
+        QVERIFY(it != shifts->end());
+        QCOMPARE(it->second.first, m.shiftUs * 1000.0);
+    }
+    // The toggle takes it away and brings it back.
+    panel.projectionBox()->setChecked(false);
+    QVERIFY(!projection.last().first().value<std::shared_ptr<const EventShifts>>());
+    panel.projectionBox()->setChecked(true);
+    QVERIFY(projection.last().first().value<std::shared_ptr<const EventShifts>>());
+
+    // In the window, the timeline draws the outlines.
+    QStandardPaths::setTestModeEnabled(true);
+    MainWindow w;
+    w.setInteractive(false);
+    w.setRecordRecent(false);
+    w.setSamplePair(QString::fromStdString(uitest::sampleHost()), QString::fromStdString(uitest::sampleDevice()));
+    w.resize(1400, 900);
+    w.show();
+    QSignalSpy done(&w, &MainWindow::loadFinished);
+    w.openSample();
+    QVERIFY(done.wait(60000));
+    QSignalSpy result(w.whatIfPanel(), &WhatIfPanel::resultChanged);
+    w.whatIfPanel()->addRule(QStringLiteral("cat=kernel*0.5"));
+    QVERIFY(result.wait(10000));
+    QVERIFY(w.timeline()->plot()->hasProjection());
+    w.timeline()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+    QVERIFY(w.timeline()->plot()->lastPaintStats().ghosts > 0);
 }
 
 QTEST_MAIN(TestWhatIfPanel)

@@ -4,6 +4,7 @@
 #include "timeline/timeformat.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -57,6 +58,7 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     , m_thisOp(new QPushButton(tr("This op"), this))
     , m_allLike(new QPushButton(tr("All like it"), this))
     , m_dropWait(new QPushButton(tr("Drop its wait"), this))
+    , m_showProjection(new QCheckBox(tr("Show the projected timeline"), this))
     , m_summary(new QLabel(this))
     , m_moved(new QStandardItemModel(0, 3, this))
     , m_movedView(new QTableView(this))
@@ -110,6 +112,9 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     layout->addLayout(entry);
     layout->addLayout(fromSelection);
     layout->addWidget(m_rules);
+    m_showProjection->setToolTip(tr("Draw where each moved op would run as a dashed outline on the timeline"));
+    m_showProjection->setChecked(true);
+    layout->addWidget(m_showProjection);
     layout->addWidget(m_summary);
     layout->addWidget(m_movedView, 1);
 
@@ -135,12 +140,22 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
         if (ev.isValid())
             Q_EMIT eventRequested(ev.toLongLong());
     };
+    connect(m_showProjection, &QCheckBox::toggled, this, [this] { emitProjection(); });
     connect(m_movedView, &QTableView::clicked, this, jump);
     connect(m_movedView, &QTableView::activated, this, jump);
     setContext(nullptr, nullptr);
 }
 
 WhatIfPanel::~WhatIfPanel() = default;
+
+void WhatIfPanel::emitProjection()
+{
+    if (!m_showProjection->isChecked() || !m_result || !m_result->ok || !m_context) {
+        Q_EMIT projectionChanged(nullptr);
+        return;
+    }
+    Q_EMIT projectionChanged(std::make_shared<const EventShifts>(eventShifts(*m_context->cp, *m_result)));
+}
 
 QString WhatIfPanel::factorText() const
 {
@@ -216,6 +231,7 @@ void WhatIfPanel::recompute()
         m_result.reset();
         m_summary->setText(tr("The what-if needs a critical path; load a device trace."));
         Q_EMIT resultChanged();
+        emitProjection();
         return;
     }
     std::vector<WhatIfRule> rules;
@@ -230,6 +246,7 @@ void WhatIfPanel::recompute()
         m_summary->setText(tr("Baseline critical path %1. Add a rule to see the projected step time.")
                                .arg(us(m_context->cp->weightUs)));
         Q_EMIT resultChanged();
+        emitProjection();
         return;
     }
     m_summary->setText(tr("Computing\u2026"));
@@ -255,6 +272,7 @@ void WhatIfPanel::showResult(quint64 generation, std::shared_ptr<const WhatIfRes
     if (!r.ok) {
         m_summary->setText(QString::fromStdString(r.error));
         Q_EMIT resultChanged();
+        emitProjection();
         return;
     }
     QString text = tr("Critical path %1 \u2192 %2 (%3\u00d7 faster)")
@@ -281,6 +299,7 @@ void WhatIfPanel::showResult(quint64 generation, std::shared_ptr<const WhatIfRes
         m_moved->appendRow({name, shift, at});
     }
     Q_EMIT resultChanged();
+    emitProjection();
 }
 
 } // namespace syncscope::ui

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -45,10 +46,13 @@ public:
     QPushButton *thisOpButton() const { return m_thisOp; }
     QPushButton *allLikeButton() const { return m_allLike; }
     QPushButton *dropWaitButton() const { return m_dropWait; }
+    QCheckBox *projectionBox() const { return m_showProjection; }
 
 Q_SIGNALS:
     void eventRequested(qint64 event);
     void resultChanged();
+    // The projected timeline to draw (null: none), when the toggle is on.
+    void projectionChanged(std::shared_ptr<const EventShifts> shifts);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -67,6 +71,8 @@ private:
     QListWidget *m_rules;
     QDoubleSpinBox *m_factor;
     QPushButton *m_thisOp, *m_allLike, *m_dropWait;
+    QCheckBox *m_showProjection;
+    void emitProjection();
     QLabel *m_summary;
     QStandardItemModel *m_moved;
     QTableView *m_movedView;

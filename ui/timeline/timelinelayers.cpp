@@ -115,6 +115,18 @@ void BoxLayer::draw(QCPPainter *painter)
                 painter->drawRect(r.adjusted(1, 1, -1, -1));
             }
         }
+        // What-if: the op's projected place, a dashed outline on its own row.
+        if (p.m_projection && !b.folded()) {
+            if (auto it = p.m_projection->find(static_cast<uint32_t>(b.event)); it != p.m_projection->end()) {
+                const double g0 = clampX(rect.left() + b.x0 + it->second.first / view.nsPerPx, rect);
+                const double g1 = clampX(rect.left() + b.x1 + it->second.second / view.nsPerPx, rect);
+                QPen ghost(c.critical, 1, Qt::DashLine);
+                painter->setPen(ghost);
+                painter->setBrush(Qt::NoBrush);
+                painter->drawRect(QRectF(g0, r.top(), std::max(1.0, g1 - g0), r.height()));
+                ++stats.ghosts;
+            }
+        }
         // Labels: only where they fit; a folded run says how many ops it holds.
         const double visibleW = std::min(r.right(), double(rect.right())) - std::max(r.left(), double(rect.left()));
         if (visibleW < 28)

@@ -73,6 +73,12 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     Q_EMIT scrollChanged(m_scrollY);
 }
 
+void TimelinePlot::setProjection(std::shared_ptr<const ProjectedShifts> shifts)
+{
+    m_projection = std::move(shifts);
+    refresh();
+}
+
 void TimelinePlot::modelChanged()
 {
     rebuildGeometry();

@@ -6,6 +6,7 @@
 // Alt+Left / Alt+Right zoom history.
 #pragma once
 
+#include "analysis/whatif.h"
 #include "drawlist.h"
 #include "edgetoggles.h"
 #include "rowgeometry.h"
@@ -20,6 +21,8 @@
 
 #include <array>
 #include <memory>
+#include <unordered_map>
+#include <utility>
 #include <optional>
 
 namespace syncscope::ui {
@@ -34,7 +37,11 @@ struct PaintStats {
     std::array<size_t, kEdgeKindCount> edges{}; // arrows drawn per kind (toggles)
     size_t selectedEdges = 0;                   // arrows of the selected op
     double drawListMs = 0;                      // time spent building the draw list
+    size_t ghosts = 0;                          // projected (what-if) outlines drawn
 };
+
+// What-if: how far each op's start and end move (ns), per traceEvents index.
+using ProjectedShifts = EventShifts;
 
 class TimelinePlot : public QCustomPlot
 {
@@ -95,6 +102,9 @@ public:
     const RowGeometry &geometry() const { return m_geometry; }
     int rowHeight() const { return m_rowHeight; }
     const PaintStats &lastPaintStats() const { return m_stats; }
+    // Draws each moved op's projected place as a dashed outline (null: none).
+    void setProjection(std::shared_ptr<const ProjectedShifts> shifts);
+    bool hasProjection() const { return m_projection != nullptr; }
     const TimelineColors &colors() const { return m_colors; }
     void setColors(const TimelineColors &colors);
     void setLabelWidth(int px);
@@ -133,6 +143,7 @@ private:
     void toggleGroupAt(const QPoint &pos);
 
     std::shared_ptr<TimelineModel> m_model;
+    std::shared_ptr<const ProjectedShifts> m_projection;
     Selection *m_selection;
     EdgeToggles *m_toggles;
     ZoomHistory *m_history;
