@@ -2,6 +2,7 @@
 #include "cpgraph.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace syncscope {
 
@@ -216,14 +217,8 @@ size_t CpGraph::memoryBytes() const
            m_keys.capacity() * 8 + m_vals.capacity() * 4 + (m_headOut.capacity() + m_nextOut.capacity()) * 4;
 }
 
-LongestPath longestPath(const CpGraph &g, bool clampNegative)
+std::vector<int32_t> topologicalOrder(const CpGraph &g)
 {
-    auto weight = [&](int32_t e) { return clampNegative && g.edgeWeight[e] <= -1 ? 0.0 : g.edgeWeight[e]; };
-    LongestPath r;
-    if (g.edgeCount() == 0) {
-        r.error = "the graph has no edges";
-        return r;
-    }
     // Kahn's algorithm by generations (networkx topological_generations): a FIFO
     // over graph nodes in insertion order visits the generations in order.
     const int32_t n = g.nodeCount();
@@ -243,11 +238,14 @@ LongestPath longestPath(const CpGraph &g, bool clampNegative)
                 topo.push_back(v);
         }
     }
-    if (topo.size() != g.graphNodes.size()) {
-        r.error = "the graph has a cycle";
-        return r;
-    }
+    return topo;
+}
+
+LongestPath longestPathWith(const CpGraph &g, const std::vector<int32_t> &topo, const std::vector<double> &weight)
+{
+    LongestPath r;
     // dist(v) = first maximum over predecessors in edge insertion order.
+    const int32_t n = g.nodeCount();
     std::vector<double> dist(static_cast<size_t>(n), 0.0);
     std::vector<int32_t> predEdge(static_cast<size_t>(n), -1); // -1: the path starts here
     int32_t best = -1;
@@ -257,7 +255,9 @@ LongestPath longestPath(const CpGraph &g, bool clampNegative)
         bool any = false;
         for (int32_t k = g.inStart[v]; k < g.inStart[v + 1]; ++k) {
             const int32_t e = g.inEdges[k];
-            const double cand = dist[g.edgeFrom[e]] + weight(e);
+            if (std::isnan(weight[e]))
+                continue;
+            const double cand = dist[g.edgeFrom[e]] + weight[e];
             if (!any || cand > d) {
                 d = cand;
                 pe = e;
@@ -272,6 +272,10 @@ LongestPath longestPath(const CpGraph &g, bool clampNegative)
         predEdge[v] = pe;
         if (best < 0 || d > dist[best])
             best = v;
+    }
+    if (best < 0) {
+        r.error = "the graph has no edges";
+        return r;
     }
     for (int32_t v = best;; v = g.edgeFrom[predEdge[v]]) {
         r.nodes.push_back(v);
@@ -288,6 +292,25 @@ LongestPath longestPath(const CpGraph &g, bool clampNegative)
     }
     r.ok = true;
     return r;
+}
+
+LongestPath longestPath(const CpGraph &g, bool clampNegative)
+{
+    LongestPath r;
+    if (g.edgeCount() == 0) {
+        r.error = "the graph has no edges";
+        return r;
+    }
+    const std::vector<int32_t> topo = topologicalOrder(g);
+    if (topo.size() != g.graphNodes.size()) {
+        r.error = "the graph has a cycle";
+        return r;
+    }
+    std::vector<double> weight(g.edgeWeight);
+    if (clampNegative)
+        for (double &w : weight)
+            w = w <= -1 ? 0.0 : w;
+    return longestPathWith(g, topo, weight);
 }
 
 } // namespace syncscope

@@ -90,4 +90,12 @@ struct LongestPath {
 // `clampNegative` (HTA's default validation). Fails on a cycle or no edges.
 LongestPath longestPath(const CpGraph &graph, bool clampNegative);
 
+// networkx's topological order (Kahn by generations over the graph nodes in
+// insertion order); shorter than graphNodes when the graph has a cycle.
+std::vector<int32_t> topologicalOrder(const CpGraph &graph);
+// The longest path over `weight` (one per edge; NaN: the edge is left out) in a
+// topological order of the graph (removing edges keeps an order valid), with
+// longestPath's tie-breaking. What-if re-weights a graph this way.
+LongestPath longestPathWith(const CpGraph &graph, const std::vector<int32_t> &topo, const std::vector<double> &weight);
+
 } // namespace syncscope

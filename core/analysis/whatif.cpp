@@ -194,25 +194,8 @@ WhatIfEngine::WhatIfEngine(const KinetoTrace &trace, const CriticalPathResult &c
     : m_trace(trace), m_cp(cp), m_rank(rank)
 {
     const CpGraph &g = cp.graph;
-    // The same topological order as longestPath (Kahn by generations over the graph
-    // nodes in insertion order), so factor 1 picks exactly the baseline path.
-    const int32_t n = g.nodeCount();
-    std::vector<int32_t> indeg(static_cast<size_t>(n), 0);
-    m_isSource.assign(static_cast<size_t>(n), 0);
-    for (int32_t v = 0; v < n; ++v) {
-        indeg[v] = g.inStart[v + 1] - g.inStart[v];
-        m_isSource[v] = indeg[v] == 0;
-    }
-    m_topo.reserve(g.graphNodes.size());
-    for (int32_t v : g.graphNodes)
-        if (indeg[v] == 0)
-            m_topo.push_back(v);
-    for (size_t head = 0; head < m_topo.size(); ++head) {
-        const int32_t u = m_topo[head];
-        for (int32_t k = g.outStart[u]; k < g.outStart[u + 1]; ++k)
-            if (--indeg[g.edgeTo[g.outEdges[k]]] == 0)
-                m_topo.push_back(g.edgeTo[g.outEdges[k]]);
-    }
+    // The same topological order as longestPath, so factor 1 picks exactly the baseline path.
+    m_topo = topologicalOrder(g);
     std::vector<double> w(g.edgeWeight);
     for (double &x : w)
         x = x <= -1 ? 0 : x;
@@ -363,48 +346,16 @@ WhatIfResult WhatIfEngine::evaluate(const std::vector<WhatIfRule> &rules) const
         return r;
 
     // Longest path over the re-weighted graph, with longestPath's tie-breaking.
-    const int32_t n = g.nodeCount();
-    std::vector<double> dist(static_cast<size_t>(n), 0.0);
-    std::vector<int32_t> predEdge(static_cast<size_t>(n), -1);
-    int32_t best = -1;
-    for (int32_t v : m_topo) {
-        double d = 0;
-        int32_t pe = -1;
-        bool any = false;
-        for (int32_t k = g.inStart[v]; k < g.inStart[v + 1]; ++k) {
-            const int32_t e = g.inEdges[k];
-            if (std::isnan(r.edgeWeight[e]))
-                continue;
-            const double cand = dist[g.edgeFrom[e]] + r.edgeWeight[e];
-            if (!any || cand > d) {
-                d = cand;
-                pe = e;
-                any = true;
-            }
-        }
-        if (d < 0) {
-            d = 0;
-            pe = -1;
-        }
-        dist[v] = d;
-        predEdge[v] = pe;
-        if (best < 0 || d > dist[best])
-            best = v;
-    }
-    if (best < 0) {
-        r.error = "the critical-path graph is empty";
+    LongestPath lp = longestPathWith(g, m_topo, r.edgeWeight);
+    if (!lp.ok) {
+        r.error = std::string("the re-weighted graph has no critical path: ") + lp.error;
         return r;
     }
-    for (int32_t v = best;; v = g.edgeFrom[predEdge[v]]) {
-        r.pathNodes.push_back(v);
-        if (predEdge[v] < 0)
-            break;
-        r.pathEdges.push_back(predEdge[v]);
-    }
-    std::reverse(r.pathNodes.begin(), r.pathNodes.end());
-    std::reverse(r.pathEdges.begin(), r.pathEdges.end());
-    r.projectedUs = dist[best];
+    r.pathNodes = std::move(lp.nodes);
+    r.pathEdges = std::move(lp.edges);
+    r.projectedUs = lp.weight;
     r.speedup = r.projectedUs > 0 ? r.baselineUs / r.projectedUs : std::numeric_limits<double>::infinity();
+    const int32_t n = g.nodeCount();
 
     double bucket[kCpBoundCount] = {};
     bool present[kCpBoundCount] = {};

@@ -97,7 +97,6 @@ private:
     std::optional<int64_t> m_rank;
     std::vector<int32_t> m_topo;        // graph nodes in a topological order
     std::vector<double> m_baseline;     // earliest time per node with the measured weights
-    std::vector<uint8_t> m_isSource;    // nodes without incoming edges
 };
 
 } // namespace syncscope
