@@ -29,6 +29,14 @@ Run execute(const QString &program, const QStringList &args, int timeoutMs = 300
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
+    // Under ASan (scripts/test.sh --asan): Open MPI's plugins are unloaded before
+    // LeakSanitizer runs, so their lifetime allocations show up as leaks from an
+    // "<unknown module>" that no suppression can name; they are not ours.
+    if (program.endsWith(QLatin1String("mpirun"))) {
+        const QString asan = env.value(QStringLiteral("ASAN_OPTIONS"));
+        env.insert(QStringLiteral("ASAN_OPTIONS"),
+                   (asan.isEmpty() ? QString() : asan + QLatin1Char(':')) + QStringLiteral("detect_leaks=0"));
+    }
     p.setProcessEnvironment(env);
     p.start(program, args);
     if (!p.waitForFinished(timeoutMs))
