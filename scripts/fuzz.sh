@@ -14,6 +14,13 @@ seconds="${FUZZ_SECONDS:-60}"
 rss="${FUZZ_RSS_MB:-2048}"
 timeout="${FUZZ_TIMEOUT:-10}"
 harnesses="${*:-kineto hostet chakraet jsonrewrite}"
+# In CI the run must be reproducible: a fixed seed and a fixed number of inputs
+# (FUZZ_RUNS, default 2000; still capped at FUZZ_SECONDS), so a CI verdict does
+# not depend on luck or machine speed. Locally the fuzzers explore freely.
+limits=""
+if [ "${CI:-}" = "true" ]; then
+    limits="-seed=${FUZZ_SEED:-1} -runs=${FUZZ_RUNS:-2000}"
+fi
 
 if [ ! -f build-fuzz/build.ninja ]; then
     CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCSCOPE_FUZZ=ON
@@ -31,7 +38,7 @@ for h in $harnesses; do
     if ! ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:allocator_may_return_null=1" \
         UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
         "$bin" -max_total_time="$seconds" -rss_limit_mb="$rss" -malloc_limit_mb="$rss" -timeout="$timeout" \
-        -print_final_stats=1 ${FUZZ_ARGS:-} \
+        -print_final_stats=1 $limits ${FUZZ_ARGS:-} \
         -dict="build-fuzz/fuzz/dict/$h.dict" -artifact_prefix="$findings/" "$corpus" "$seeds" \
         >"build-fuzz/fuzz-$h.log" 2>&1; then
         echo "fuzz: $h FOUND A PROBLEM (input in $findings/, log build-fuzz/fuzz-$h.log):" >&2
