@@ -165,14 +165,22 @@ bool selectWindow(const RowTable &rows, const CriticalPathOptions &o, CriticalPa
 
 } // namespace
 
+// How HTA loads the rows for these options (one place for every entry point).
+static RowOptions rowOptionsFor(const CriticalPathOptions &options, bool dropLastStep)
+{
+    RowOptions r;
+    r.nsRounding = options.nsRounding;
+    r.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
+    r.dropLastProfilerStep = dropLastStep;
+    return r;
+}
+
 CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalPathOptions &options, Diagnostics &diag)
 {
     CriticalPathResult out;
     auto t0 = std::chrono::steady_clock::now();
     checkCudaSyncPresent(trace, diag);
-    RowOptions rowOptions;
-    rowOptions.nsRounding = options.nsRounding;
-    rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
+    const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/true);
     CpaContext ctx(trace, options, rowOptions, diag);
     out.timings.prepare = secondsSince(t0);
     out.loadedRows = ctx.rows.loadedRows();
@@ -228,10 +236,7 @@ CriticalPathResult analyzeSteps(const KinetoTrace &trace, const CriticalPathOpti
     CriticalPathResult out;
     auto t0 = std::chrono::steady_clock::now();
     checkCudaSyncPresent(trace, diag);
-    RowOptions rowOptions;
-    rowOptions.nsRounding = options.nsRounding;
-    rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
-    rowOptions.dropLastProfilerStep = false; // keep the last step's events
+    const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/false); // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
     out.timings.prepare = secondsSince(t0);
     out.loadedRows = ctx.rows.loadedRows();
@@ -264,10 +269,7 @@ std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const Critical
 {
     std::vector<StepResult> steps;
     checkCudaSyncPresent(trace, diag);
-    RowOptions rowOptions;
-    rowOptions.nsRounding = options.nsRounding;
-    rowOptions.profilerStepSubstring = options.htaVersion == HtaVersion::D731cc2e;
-    rowOptions.dropLastProfilerStep = false; // keep the last step's events
+    const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/false); // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
     const std::vector<uint32_t> annotations = stepAnnotations(ctx);
     if (annotations.empty())
