@@ -77,15 +77,15 @@ OutputRecord notWritten(const RequestedOutput &o, const char *status, std::strin
 }
 
 // Writes one output; an OutputError only fails this one. Returns the exit code it calls for.
-int writeOutput(Analysis &a, const RankOutputPaths &paths, const RequestedOutput &o,
-                const std::vector<std::string> &inputs, std::vector<OutputRecord> &records)
+int writeOutput(const Analysis &a, const RankOutputPaths &paths, const RequestedOutput &o,
+                const std::vector<std::string> &inputs, Diagnostics &diagnostics, std::vector<OutputRecord> &records)
 {
     const std::string kind = o.kind;
     try {
         if (kind == "et_plus") {
             writeEtPlusFile(o.path, *a.host, *a.device, *a.link, inputs);
         } else if (kind == "chakra_et") {
-            if (!exportChakraEt(o.path, *a.host, *a.device, *a.link, inputs, a.diagnostics)) {
+            if (!exportChakraEt(o.path, *a.host, *a.device, *a.link, inputs, diagnostics)) {
                 // --compat chakra: the reference converter fails here; the diagnostics say why
                 records.push_back(notWritten(o, "skipped", "the Chakra graph could not be built"));
                 return ExitAnalysis;
@@ -94,7 +94,7 @@ int writeOutput(Analysis &a, const RankOutputPaths &paths, const RequestedOutput
             if (!a.criticalPath || !a.criticalPath->success) {
                 const std::string why = "the critical path could not be computed (" +
                                         (a.criticalPath ? a.criticalPath->reason : std::string("not run")) + ")";
-                a.diagnostics.error("critical_path.unavailable", why + ", so " + o.option + " was not written",
+                diagnostics.error("critical_path.unavailable", why + ", so " + o.option + " was not written",
                                     o.path);
                 records.push_back(notWritten(o, "skipped", why));
                 return ExitAnalysis;
@@ -107,37 +107,37 @@ int writeOutput(Analysis &a, const RankOutputPaths &paths, const RequestedOutput
                 in.result = &*a.criticalPath;
                 in.steps = a.request.allSteps ? &a.steps : nullptr;
                 in.syncEdges = &a.syncEdges;
-                ok = writeCriticalPathJson(o.path, in, a.diagnostics, inputs);
+                ok = writeCriticalPathJson(o.path, in, diagnostics, inputs);
             } else {
                 OverlayOptions opts;
                 opts.allEvents = paths.overlayAllEvents;
                 opts.htaVersion = a.request.cpa.htaVersion;
                 opts.otherInputs = inputs;
-                ok = writeOverlay(o.path, *a.device, *a.criticalPath, opts, a.diagnostics);
+                ok = writeOverlay(o.path, *a.device, *a.criticalPath, opts, diagnostics);
             }
             if (!ok) {
-                const auto &items = a.diagnostics.items();
+                const auto &items = diagnostics.items();
                 records.push_back(notWritten(o, "failed", items.empty() ? std::string() : items.back().message));
                 return ExitOutput;
             }
         }
     } catch (const OutputError &e) {
-        a.diagnostics.error("output.failed", e.what(), o.path);
+        diagnostics.error("output.failed", e.what(), o.path);
         records.push_back(notWritten(o, "failed", e.what()));
         return ExitOutput;
     }
     records.push_back(written(o));
     if (kind == "chakra_et")
-        records.back().replay = replayExport(o.path, *a.device, a.diagnostics);
+        records.back().replay = replayExport(o.path, *a.device, diagnostics);
     return ExitOk;
 }
 
 // Why an output cannot be written at all for this analysis, or "" when it can be tried.
-std::string skipReason(const Analysis &a, const RequestedOutput &o, int code)
+std::string skipReason(const Analysis &a, const RequestedOutput &o)
 {
     if (!a.inputsOk)
         return "the inputs could not be loaded";
-    if (code == ExitAnalysis && a.diagnostics.find("link.compat_no_profilerstep"))
+    if (a.diagnostics.find("link.compat_no_profilerstep"))
         return "--compat chakra needs a ProfilerStep";
     const std::string kind = o.kind;
     if ((kind == "et_plus" || kind == "chakra_et") && !a.link)
@@ -159,6 +159,27 @@ int criticalPathOutcome(Analysis &a, bool asked)
 
 } // namespace
 
+int writeRankOutputs(const Analysis &a, const RankOutputPaths &paths, const std::vector<std::string> &inputs,
+                     Diagnostics &diagnostics, std::vector<OutputRecord> &records)
+{
+    // Each output on its own: one that fails does not stop the others.
+    std::vector<RequestedOutput> outputs;
+    for (const auto &[option, kind, path] :
+         {std::tuple{"--output", "et_plus", &paths.etPlus}, std::tuple{"--chakra-et", "chakra_et", &paths.chakraEt},
+          std::tuple{"--critical-path", "critical_path", &paths.criticalPath},
+          std::tuple{"--overlay", "overlay", &paths.overlay}})
+        if (!path->empty())
+            outputs.push_back({option, kind, *path});
+    int code = ExitOk;
+    for (const auto &o : outputs) {
+        if (const std::string why = skipReason(a, o); !why.empty())
+            records.push_back(notWritten(o, "skipped", why));
+        else
+            code = std::max(code, writeOutput(a, paths, o, inputs, diagnostics, records));
+    }
+    return code;
+}
+
 RankRun runRankPipeline(const AnalysisRequest &request, const RankOutputPaths &paths)
 {
     RankRun run;
@@ -176,20 +197,7 @@ RankRun runRankPipeline(const AnalysisRequest &request, const RankOutputPaths &p
             code = ExitLinkedNothing;
         code = std::max(code, criticalPathOutcome(a, paths.criticalPathAsked));
     }
-    // Each output on its own: one that fails does not stop the others.
-    std::vector<RequestedOutput> outputs;
-    for (const auto &[option, kind, path] :
-         {std::tuple{"--output", "et_plus", &paths.etPlus}, std::tuple{"--chakra-et", "chakra_et", &paths.chakraEt},
-          std::tuple{"--critical-path", "critical_path", &paths.criticalPath},
-          std::tuple{"--overlay", "overlay", &paths.overlay}})
-        if (!path->empty())
-            outputs.push_back({option, kind, *path});
-    for (const auto &o : outputs) {
-        if (const std::string why = skipReason(a, o, code); !why.empty())
-            run.outputs.push_back(notWritten(o, "skipped", why));
-        else
-            code = std::max(code, writeOutput(a, paths, o, inputs, run.outputs));
-    }
+    code = std::max(code, writeRankOutputs(a, paths, inputs, a.diagnostics, run.outputs));
     run.exitCode = code;
     return run;
 }

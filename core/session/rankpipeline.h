@@ -36,4 +36,12 @@ struct RankRun {
 // and the exit code (README "Exit codes").
 RankRun runRankPipeline(const AnalysisRequest &request, const RankOutputPaths &outputs);
 
+// The files of `outputs` for a finished analysis, each on its own (one that
+// fails does not stop the others), never over one of `inputs`: what
+// runRankPipeline writes, for an analysis already at hand (the GUI's job
+// export). Problems go to `diagnostics`, one record per requested file to
+// `records`; returns the exit code they call for (0, 4 or 6).
+int writeRankOutputs(const Analysis &analysis, const RankOutputPaths &outputs, const std::vector<std::string> &inputs,
+                     Diagnostics &diagnostics, std::vector<OutputRecord> &records);
+
 } // namespace syncscope
