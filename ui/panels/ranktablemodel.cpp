@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "ranktablemodel.h"
+
+#include "job/jobdata.h"
+#include "job/jobdocument.h"
+#include "panels/criticalpathmodel.h"
+#include "session/exitcodes.h"
+#include "timeline/timeformat.h"
+
+#include <QFont>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace syncscope::ui {
+
+namespace {
+
+QString duration(double us)
+{
+    return us < 0 ? QStringLiteral("-") : QString::fromStdString(formatDuration(us * 1000));
+}
+
+} // namespace
+
+std::string dominantBoundBy(const RankCpGraph &cp)
+{
+    if (!cp.valid || cp.summaryPct.empty())
+        return "-";
+    // max_element keeps the first of equal buckets, as formatJobSummary does.
+    auto best = std::max_element(cp.summaryPct.begin(), cp.summaryPct.end(),
+                                 [](const auto &a, const auto &b) { return a.second < b.second; });
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.0f", best->second);
+    return best->first + " " + pct + "%";
+}
+
+RankTableModel::RankTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void RankTableModel::setJob(std::shared_ptr<const JobData> job)
+{
+    beginResetModel();
+    m_job = std::move(job);
+    m_rows.clear();
+    m_topStraggler = -1;
+    if (m_job) {
+        // JobAnalysis::ranks follows analysableRanks(), not JobData::ranks: map by rank number.
+        std::map<int64_t, const RankJobStats *> stats;
+        for (const auto &s : m_job->analysis.ranks)
+            stats[s.rank] = &s;
+        for (const JobRankData &r : m_job->ranks) {
+            const RankSummary &s = r.summary;
+            Row row;
+            row.rank = r.rank;
+            row.exitCode = s.exitCode;
+            row.status = s.exitCode == ExitOk ? tr("ok") : tr("exit %1").arg(s.exitCode);
+            for (const auto &d : s.diagnostics.items())
+                if (d.severity == Severity::Error) {
+                    row.problem = QString::fromStdString(d.message);
+                    break;
+                }
+            row.stepUs = rankStepTimeUs(s, m_job->window);
+            if (s.criticalPath.valid) {
+                row.criticalPathUs = s.criticalPath.weightUs;
+                row.boundBy = dominantBoundBy(s.criticalPath);
+                for (const auto &[bound, pct] : s.criticalPath.summaryPct)
+                    row.boundPct = std::max(row.boundPct, pct);
+            } else {
+                row.boundBy = "-";
+            }
+            if (const auto it = stats.find(r.rank); it != stats.end()) {
+                row.waitUs = it->second->collectiveWaitUs;
+                row.causedUs = it->second->collectiveWaitCausedUs;
+                row.lastArrivals = it->second->lastArrivals;
+                row.collectives = it->second->collectives;
+            }
+            if (s.link.present)
+                row.linkPct = 100 * s.link.coverage;
+            m_rows.push_back(std::move(row));
+        }
+        if (!m_job->analysis.stragglers.empty()) {
+            const int64_t top = m_job->analysis.stragglers.front();
+            const int r = rowOfRank(top);
+            if (r >= 0 && m_rows[static_cast<size_t>(r)].causedUs > 0)
+                m_topStraggler = top;
+        }
+    }
+    endResetModel();
+}
+
+int RankTableModel::rowOfRank(int64_t rank) const
+{
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].rank == rank)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int RankTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int RankTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RankTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const Row &r = m_rows[static_cast<size_t>(index.row())];
+    if (role == RankRole)
+        return qint64(r.rank);
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == BoundByColumn || index.column() == StatusColumn
+                   ? QVariant()
+                   : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+    if (role == Qt::FontRole && r.rank == m_topStraggler) {
+        QFont bold;
+        bold.setBold(true);
+        return bold;
+    }
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == StatusColumn && !r.problem.isEmpty())
+            return r.problem;
+        if (r.rank == m_topStraggler)
+            return tr("Rank %1 caused the most collective waits in this job").arg(r.rank);
+        if (index.column() == LastColumn && r.collectives >= 0)
+            return tr("Last to arrive in %1 of the %2 collectives it took part in").arg(r.lastArrivals).arg(r.collectives);
+        return {};
+    }
+    if (role == SortRole) {
+        switch (index.column()) {
+        case RankColumn: return qint64(r.rank);
+        case StatusColumn: return r.exitCode;
+        case StepColumn: return r.stepUs;
+        case CriticalPathColumn: return r.criticalPathUs;
+        case BoundByColumn: return QString::fromStdString(r.boundBy);
+        case WaitsColumn: return r.waitUs;
+        case CausedColumn: return r.causedUs;
+        case LastColumn: return qint64(r.lastArrivals);
+        case LinkColumn: return r.linkPct;
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case RankColumn: return QString::number(r.rank);
+    case StatusColumn: return r.status;
+    case StepColumn: return duration(r.stepUs);
+    case CriticalPathColumn: return duration(r.criticalPathUs);
+    case BoundByColumn: return QString::fromStdString(r.boundBy);
+    case WaitsColumn: return duration(r.waitUs);
+    case CausedColumn: return duration(r.causedUs);
+    case LastColumn: return r.lastArrivals < 0 ? QStringLiteral("-") : QString::number(r.lastArrivals);
+    case LinkColumn: return r.linkPct < 0 ? QStringLiteral("-") : QString::number(r.linkPct, 'f', 1) + QStringLiteral(" %");
+    default: return {};
+    }
+}
+
+QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case StepColumn: return tr("The analysed step (window) on this rank's own clock");
+        case CriticalPathColumn: return tr("This rank's single-rank critical path of the step");
+        case BoundByColumn: return tr("The largest bound-by bucket of that critical path");
+        case WaitsColumn: return tr("Time this rank waited in collectives for the last arriver");
+        case CausedColumn: return tr("The other ranks' waits in the collectives this rank arrived last at");
+        case LastColumn: return tr("Collectives this rank arrived last at");
+        case LinkColumn: return tr("Host ops linked to their Kineto twin");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case RankColumn: return tr("Rank");
+    case StatusColumn: return tr("Status");
+    case StepColumn: return tr("Step time");
+    case CriticalPathColumn: return tr("Critical path");
+    case BoundByColumn: return tr("Bound by");
+    case WaitsColumn: return tr("Waits suffered");
+    case CausedColumn: return tr("Waits caused");
+    case LastColumn: return tr("Times last");
+    case LinkColumn: return tr("Link coverage");
+    default: return {};
+    }
+}
+
+} // namespace syncscope::ui

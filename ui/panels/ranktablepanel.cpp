@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "ranktablepanel.h"
+
+#include "job/jobdata.h"
+#include "panels/criticalpathmodel.h"
+#include "timeline/timeformat.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace syncscope::ui {
+
+QString jobSummaryLine(const JobData &job)
+{
+    QStringList parts;
+    QString ranks = QObject::tr("%n rank(s)", nullptr, int(job.ranks.size()));
+    if (job.discovery.worldSize)
+        ranks += QObject::tr(" of world_size %1").arg(*job.discovery.worldSize);
+    if (job.analysis.clockReferenceRank >= 0)
+        ranks += QObject::tr(", clocks aligned on rank %1").arg(job.analysis.clockReferenceRank);
+    parts << ranks;
+    if (!job.discovery.missingRanks.empty())
+        parts << QObject::tr("%n rank(s) missing", nullptr, int(job.discovery.missingRanks.size()));
+    parts << QObject::tr("%n collective(s) matched", nullptr, int(job.analysis.collectives.size()));
+    if (!job.analysis.stragglers.empty()) {
+        const int64_t top = job.analysis.stragglers.front();
+        for (const auto &s : job.analysis.ranks)
+            if (s.rank == top && s.collectiveWaitCausedUs > 0)
+                parts << QObject::tr("top straggler: rank %1 (%2 of waits caused)")
+                             .arg(top)
+                             .arg(QString::fromStdString(formatDuration(s.collectiveWaitCausedUs * 1000)));
+    }
+    const JobCriticalPath &cp = job.analysis.criticalPath;
+    if (cp.valid) {
+        QStringList through;
+        for (auto r : cp.ranksOnPath)
+            through << QString::number(r);
+        parts << QObject::tr("job critical path %1 through rank(s) %2")
+                     .arg(QString::fromStdString(formatDuration(cp.weightUs * 1000)), through.join(QStringLiteral(", ")));
+    }
+    return parts.join(QStringLiteral(" \u00b7 "));
+}
+
+RankTablePanel::RankTablePanel(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new RankTableModel(this))
+    , m_sorted(new QSortFilterProxyModel(this))
+    , m_summary(new QLabel(this))
+    , m_view(new QTableView(this))
+{
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_view, 1);
+    m_sorted->setSourceModel(m_model);
+    m_sorted->setSortRole(SortRole);
+    m_view->setModel(m_sorted);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(RankTableModel::RankColumn, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setTabKeyNavigation(false);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
+    m_view->setWordWrap(false);
+    m_view->setAlternatingRowColors(true);
+    m_view->horizontalHeader()->setSectionResizeMode(RankTableModel::BoundByColumn, QHeaderView::Stretch);
+    auto activate = [this](const QModelIndex &index) {
+        const QVariant rank = index.data(RankRole);
+        if (rank.isValid())
+            Q_EMIT rankActivated(rank.toLongLong());
+    };
+    connect(m_view, &QTableView::clicked, this, activate);
+    connect(m_view, &QTableView::activated, this, activate);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                if (current.isValid() && !m_selecting)
+                    Q_EMIT currentRankChanged(current.data(RankRole).toLongLong());
+            });
+    clear();
+}
+
+void RankTablePanel::setJob(std::shared_ptr<const JobData> job)
+{
+    m_summary->setText(job ? jobSummaryLine(*job) : tr("No job is open."));
+    m_model->setJob(std::move(job));
+    m_view->resizeColumnsToContents();
+}
+
+void RankTablePanel::clear()
+{
+    setJob(nullptr);
+}
+
+void RankTablePanel::selectRank(qint64 rank)
+{
+    const int row = m_model->rowOfRank(rank);
+    if (row < 0)
+        return;
+    const QModelIndex index = m_sorted->mapFromSource(m_model->index(row, 0));
+    m_selecting = true;
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index);
+    m_selecting = false;
+}
+
+} // namespace syncscope::ui
