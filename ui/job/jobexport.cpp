@@ -82,7 +82,13 @@ JobExportResult exportJob(const JobData &job, const JobExportOptions &options,
         if (!options.etPlus)
             paths.etPlus.clear();
         if (!r.analysis || !r.analysis->inputsOk) {
-            for (const std::string *p : {&paths.etPlus, &paths.chakraEt, &paths.criticalPath, &paths.overlay})
+            // Every requested file is named in the result, the host-based ones too.
+            JobRank named = names;
+            named.hostPath = "-";
+            RankOutputPaths all = jobRankOutputPaths(options.outputs, named);
+            if (!options.etPlus)
+                all.etPlus.clear();
+            for (const std::string *p : {&all.etPlus, &all.chakraEt, &all.criticalPath, &all.overlay})
                 if (!p->empty())
                     out.outputs.push_back({"", *p, 0, "skipped", "the rank's traces did not load", {}});
         } else {
