@@ -29,10 +29,20 @@ std::string jobExportProblem(const JobExportOptions &o)
 
 std::string JobExportResult::summary(const std::string &dir) const
 {
-    if (!error.empty())
-        return "Job export failed: " + error;
-    std::string s = "Job export to " + dir + ": " + std::to_string(written) + " file(s) written for " +
-                    std::to_string(ranks.size()) + " rank(s)";
+    // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on long chains of std::string +.
+    std::string s;
+    if (!error.empty()) {
+        s = "Job export failed: ";
+        s += error;
+        return s;
+    }
+    s = "Job export to ";
+    s += dir;
+    s += ": ";
+    s += std::to_string(written);
+    s += " file(s) written for ";
+    s += std::to_string(ranks.size());
+    s += " rank(s)";
     if (failed)
         s += ", " + std::to_string(failed) + " failed";
     if (skipped)
@@ -41,10 +51,20 @@ std::string JobExportResult::summary(const std::string &dir) const
         s += " (cancelled)";
     int shown = 0;
     for (const auto &r : ranks)
-        for (const auto &o : r.outputs)
-            if (o.status != "written" && shown++ < 3)
-                s += "\n  rank " + std::to_string(r.rank) + ": " + o.path + " " + o.status +
-                     (o.reason.empty() ? "" : ": " + o.reason);
+        for (const auto &o : r.outputs) {
+            if (o.status == "written" || shown++ >= 3)
+                continue;
+            s += "\n  rank ";
+            s += std::to_string(r.rank);
+            s += ": ";
+            s += o.path.empty() ? o.kind : o.path;
+            s += ' ';
+            s += o.status;
+            if (!o.reason.empty()) {
+                s += ": ";
+                s += o.reason;
+            }
+        }
     return s;
 }
 
@@ -83,8 +103,7 @@ JobExportResult exportJob(const JobData &job, const JobExportOptions &options,
             paths.etPlus.clear();
         if (!r.analysis || !r.analysis->inputsOk) {
             // Every requested file is named in the result, the host-based ones too.
-            JobRank named = names;
-            named.hostPath = "-";
+            const JobRank named{r.rank, std::string(1, '-'), r.summary.devicePath};
             RankOutputPaths all = jobRankOutputPaths(options.outputs, named);
             if (!options.etPlus)
                 all.etPlus.clear();

@@ -69,8 +69,6 @@ void RankTableModel::setJob(std::shared_ptr<const JobData> job)
                 row.boundBy = dominantBoundBy(s.criticalPath);
                 for (const auto &[bound, pct] : s.criticalPath.summaryPct)
                     row.boundPct = std::max(row.boundPct, pct);
-            } else {
-                row.boundBy = "-";
             }
             if (const auto it = stats.find(r.rank); it != stats.end()) {
                 row.waitUs = it->second->collectiveWaitUs;

@@ -51,7 +51,7 @@ public:
         QString problem;
         double stepUs = -1;
         double criticalPathUs = -1;
-        std::string boundBy;     // dominantBoundBy()
+        std::string boundBy = "-"; // dominantBoundBy()
         double boundPct = -1;
         double waitUs = -1;      // collective waits suffered (µs)
         double causedUs = -1;    // waits caused
