@@ -122,6 +122,7 @@ void JobSearchPanel::runQuery()
     m_query->setPalette(pal);
     m_query->setToolTip(ok ? QString() : m_model->error());
     m_view->resizeColumnToContents(JobSearchModel::RankColumn);
+    m_view->resizeColumnToContents(JobSearchModel::KindColumn);
     updateCount();
 }
 

@@ -72,7 +72,8 @@ RankTablePanel::RankTablePanel(QWidget *parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
     m_view->setWordWrap(false);
     m_view->setAlternatingRowColors(true);
-    m_view->horizontalHeader()->setSectionResizeMode(RankTableModel::BoundByColumn, QHeaderView::Stretch);
+    // "gpu_communication_bound 85%" in full: the column a reader compares ranks by.
+    m_view->horizontalHeader()->setSectionResizeMode(RankTableModel::BoundByColumn, QHeaderView::ResizeToContents);
     auto activate = [this](const QModelIndex &index) {
         const QVariant rank = index.data(RankRole);
         if (rank.isValid())
