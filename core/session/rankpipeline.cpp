@@ -28,7 +28,16 @@ std::map<std::string, double> measuredWindows(const KinetoTrace &trace)
     for (const auto &e : trace.events)
         if (e.kind == EventKind::UserAnnotation && trace.str(e.name).rfind("ProfilerStep#", 0) == 0)
             out.try_emplace(std::string(trace.str(e.name)), e.dur);
-    out["overall"] = static_cast<double>(trace.maxEndNs - trace.minTsNs) / 1000.0;
+    // Overall: the span of the work a .et can hold (CPU ops, annotations, runtime
+    // calls, GPU activity), not of instants, flows or the profiler's own span.
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const auto &e : trace.events)
+        if (isCpuSideOp(e.kind) || e.kind == EventKind::Runtime || isGpuActivity(e.kind)) {
+            first = std::min(first, e.tsNs);
+            last = std::max(last, e.endNs());
+        }
+    if (last > first)
+        out["overall"] = static_cast<double>(last - first) / 1000.0;
     return out;
 }
 
