@@ -22,3 +22,6 @@ echo "== what-if on the ${MB} MB pair's step (generated: syncscope-tracegen --ta
 "$BENCH" "$WORK/p$MB.kineto.json" "$WORK/p$MB.et.json" \
     --rule 'cat=kernel*0.5' --rule 'name~gemm*0.5' --rule 'cat=cpu_op*0.8' --rule 'compute=0' \
     --rule 'sync:cudaStreamSynchronize=drop'
+echo "== the same on the whole ${MB} MB trace as one window (stress figure, beyond the target)"
+"$BENCH" "$WORK/p$MB.kineto.json" "$WORK/p$MB.et.json" --whole-trace --repeat 3 \
+    --rule 'cat=kernel*0.5' --rule 'name~gemm*0.5' --rule 'compute=0'
