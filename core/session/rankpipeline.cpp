@@ -20,32 +20,11 @@ namespace syncscope {
 
 namespace {
 
-// The measured time of each ProfilerStep#N (its CPU-side annotation) and of the
-// whole trace, to compare an exported .et's replay with.
-std::map<std::string, double> measuredWindows(const KinetoTrace &trace)
-{
-    std::map<std::string, double> out;
-    for (const auto &e : trace.events)
-        if (e.kind == EventKind::UserAnnotation && trace.str(e.name).rfind("ProfilerStep#", 0) == 0)
-            out.try_emplace(std::string(trace.str(e.name)), e.dur);
-    // Overall: the span of the work a .et can hold (CPU ops, annotations, runtime
-    // calls, GPU activity), not of instants, flows or the profiler's own span.
-    int64_t first = INT64_MAX, last = INT64_MIN;
-    for (const auto &e : trace.events)
-        if (isCpuSideOp(e.kind) || e.kind == EventKind::Runtime || isGpuActivity(e.kind)) {
-            first = std::min(first, e.tsNs);
-            last = std::max(last, e.endNs());
-        }
-    if (last > first)
-        out["overall"] = static_cast<double>(last - first) / 1000.0;
-    return out;
-}
-
 // Replays a written .et (the fidelity check of issue 15: docs/chakra_et.md).
 std::vector<ReplayWindow> replayExport(const std::string &path, const KinetoTrace &trace, Diagnostics &diag)
 {
     try {
-        return replayChakraEt(path, measuredWindows(trace)).windows;
+        return replayChakraEt(path, measuredReplayWindows(trace)).windows;
     } catch (const InputError &e) {
         diag.warning("chakra_et.replay_failed", std::string("the written .et could not be replayed: ") + e.what(), path);
         return {};
