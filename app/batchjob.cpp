@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "batchjob.h"
 
+#include "batchwhatif.h"
 #include "io/outputfile.h"
 #include "job/jobanalysis.h"
 #include "job/parallel.h"
@@ -112,6 +113,8 @@ bool buildJobCli(const CliArgs &args, const CliRequest &request, unsigned defaul
         return false;
     }
     out.quiet = args.has("--quiet");
+    if (!parseWhatIfRules(args, out.whatIf, error))
+        return false;
     return true;
 }
 
@@ -149,7 +152,9 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
               JobTiming timing)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    JobAnalysis analysis = analyzeJob(analysableRanks(ranks), JobOptions{});
+    JobOptions options;
+    options.whatIf = job.whatIf;
+    JobAnalysis analysis = analyzeJob(analysableRanks(ranks), options);
     timing.analysisSeconds = secondsSince(t0);
     timing.totalSeconds += timing.analysisSeconds;
 
@@ -160,6 +165,8 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
     in.window = &job.run.request.cpa;
     in.exitCode = jobExitCode(discovery, ranks);
     in.timing = timing;
+    if (analysis.whatIf && !analysis.whatIf->ok) // a rule matching nothing, or no job critical path
+        in.exitCode = std::max<int>(in.exitCode, ExitAnalysis);
     int code = in.exitCode;
     if (!job.reportPath.empty()) {
         try {
@@ -175,6 +182,8 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
         for (const auto &d : discovery.diagnostics.items())
             if (d.severity == Severity::Error)
                 std::cerr << "syncscope: error: " << d.message << "\n";
+        if (analysis.whatIf && !analysis.whatIf->ok)
+            std::cerr << "syncscope: error: " << analysis.whatIf->error << "\n";
         for (const auto &r : ranks)
             for (const auto &d : r.diagnostics.items())
                 if (d.severity == Severity::Error)

@@ -5,6 +5,7 @@
 // both check the same options and write the same report.
 #pragma once
 
+#include "analysis/whatif.h"
 #include "cliargs.h"
 #include "clirequest.h"
 #include "job/discovery.h"
@@ -21,6 +22,7 @@ struct JobCli {
     JobRunOptions run;
     std::string reportPath;          // --report
     bool quiet = false;
+    std::vector<WhatIfRule> whatIf;  // --what-if, applied per rank, job critical path recomputed
 };
 
 // Checks the job-mode command line; false with a usage message in `error`.

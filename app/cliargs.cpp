@@ -63,7 +63,9 @@ const std::vector<CliOption> &cliOptions()
          "Project the critical path with changed durations (repeatable): 'SELECTOR*FACTOR' scales, "
          "'SELECTOR=DURATION' sets (us, or ns/us/ms/s; 0 removes the work), 'sync:SELECTOR=drop' removes the waits "
          "of the matching ops. SELECTOR: name~REGEX, name=NAME, cat=kernel|cpu_op|runtime|memcpy|memset, comm, "
-         "compute, stream=N, rank=N, event=N, or a name; join terms with '&'. See docs/what_if.md.",
+         "compute, stream=N, rank=N, event=N, or a name; join terms with '&'. In job mode the rules apply to "
+         "every rank's graph (rank=N restricts one to rank N) and the job critical path is recomputed. See "
+         "docs/what_if.md.",
          CliRepeatable},
         {"--critical-path", "FILE", "Outputs",
          "Write the critical-path graph, path, sync edges and summary (JSON). In job mode give no FILE: each "

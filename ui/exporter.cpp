@@ -6,6 +6,7 @@
 #include "io/outputfile.h"
 #include "session/analysis.h"
 #ifdef SYNCSCOPE_HAVE_CHAKRA_ET
+#include "export/chakrareplay.h"
 #include "export/chakrawriter.h"
 #endif
 
@@ -118,6 +119,14 @@ ExportOutcome runExport(const Analysis &a, const CriticalPathResult *cp, ExportK
                 for (const Diagnostic &d : diag.items())
                     if (d.severity == Severity::Error)
                         out.message = QString::fromStdString(d.message);
+            // The fidelity check of every export (docs/chakra_et.md, "Replay fidelity").
+            if (out.ok) {
+                try {
+                    out.replay = QString::fromStdString(
+                        formatReplayErrors(replayChakraEt(path, measuredReplayWindows(*a.device)).windows));
+                } catch (const std::exception &) { // the file is written; only the check is missing
+                }
+            }
         }
 #endif
             break;
@@ -130,6 +139,8 @@ ExportOutcome runExport(const Analysis &a, const CriticalPathResult *cp, ExportK
         out.bytes = QFileInfo(out.path).size();
         out.message = QObject::tr("%1 written to %2 (%3 bytes)")
                           .arg(exportTitle(kind), out.path, QLocale().toString(out.bytes));
+        if (!out.replay.isEmpty())
+            out.message += QObject::tr("; replayed vs measured: %1").arg(out.replay);
     } else if (out.message.isEmpty()) {
         out.message = QObject::tr("%1 could not be written to %2").arg(exportTitle(kind), out.path);
     }

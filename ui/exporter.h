@@ -32,6 +32,7 @@ struct ExportOutcome {
     QString path;
     QString message; // what happened, for the status bar and the dialog
     qint64 bytes = 0;
+    QString replay;  // Chakra protobuf: replayed vs measured per step and overall ("ProfilerStep#0 -0.4 %, ...")
 };
 
 // Writes the export (blocking; call from a worker thread). Thread-safe for a

@@ -50,12 +50,6 @@ bool parseDuration(std::string_view s, double &us)
     return parseDouble(s, us) && (us *= scale, us >= 0);
 }
 
-bool isCommKernelName(std::string_view n)
-{
-    return n.substr(0, 4) == "nccl" || n.substr(0, 4) == "rccl" || n.substr(0, 4) == "hccl" ||
-           n.find("ncclKernel") != std::string_view::npos || n.find("ncclDevKernel") != std::string_view::npos;
-}
-
 bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &error)
 {
     using Term = WhatIfSelector::Term;
@@ -125,6 +119,12 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
 }
 
 } // namespace
+
+bool isCommKernelName(std::string_view n)
+{
+    return n.substr(0, 4) == "nccl" || n.substr(0, 4) == "rccl" || n.substr(0, 4) == "hccl" ||
+           n.find("ncclKernel") != std::string_view::npos || n.find("ncclDevKernel") != std::string_view::npos;
+}
 
 bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error)
 {

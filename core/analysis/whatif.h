@@ -44,6 +44,9 @@ struct WhatIfRule {
 // event=N (one traceEvents entry), or a bare name; terms joined by '&'. Returns false with a sentence in `error`.
 bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error);
 
+// The `comm` selector: a collective kernel by name (nccl*/rccl*/hccl*, ncclKernel, ncclDevKernel).
+bool isCommKernelName(std::string_view kernelName);
+
 struct WhatIfRuleCount {
     std::string rule;
     int64_t matched = 0;           // events (or sync waits) of the window the rule changed

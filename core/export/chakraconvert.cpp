@@ -385,6 +385,10 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
 
     // Node types and communication attributes (5.4).
     std::vector<ChakraNode> nodes(n);
+    if (!compat) {
+        c.exactDur.assign(n, 0.0);
+        c.hasDur.assign(n, 0);
+    }
     for (uint32_t i : c.conversionOrder) {
         if (compat && !validateCompatNode(c, i))
             return false;
@@ -401,6 +405,8 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
                 return false;
         }
         // duration: int(exclusive_dur), [QUIRK] 0 for Optimizer.step (chakra PR #108).
+        if (!compat && p.timed && contains(nm, "Optimizer.step"))
+            c.hasDur[i] = 1; // own time 0 as in the reference, but it takes the idle time before it (fitTiming)
         if (p.timed && !contains(nm, "Optimizer.step")) {
             const double d = std::trunc(p.exclusive.value);
             if (!(d >= 0) || d >= 1.8446744073709552e19) {
@@ -411,8 +417,11 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
                                    "fails on it (uint64 field), so no .et is written");
                     return false;
                 }
-            } else {
+            } else if (compat) {
                 out.durationMicros = static_cast<uint64_t>(d);
+            } else { // rounded later, with the sync waits and thread hand-overs (fitTiming)
+                c.exactDur[i] = p.exclusive.value;
+                c.hasDur[i] = 1;
             }
         }
         if (!compat && p.timed && p.ts.value > 0 && std::isfinite(p.ts.value))
@@ -423,8 +432,10 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
 
     // Data dependencies (5.5).
     c.encodeDataDeps(g.stats);
-    if (!compat)
+    if (!compat) {
         c.chainGpuStreams(g.stats);
+        c.fitTiming(nodes, g.stats);
+    }
     if (!c.checkDeps(g.stats))
         return false;
     c.removeDangling(g.stats);

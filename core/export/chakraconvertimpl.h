@@ -69,12 +69,25 @@ struct Converter {
     }
     std::string_view name(size_t i) const { return chakraNodeName(host, device, link.plan.nodes[i]); }
 
+    // Default mode: own time in µs before rounding; hasDur: duration_micros is written.
+    std::vector<double> exactDur;
+    std::vector<uint8_t> hasDur;
+
     // chakradeps.cpp
+    void addDep(size_t node, int64_t id, DepKind kind); // once per target id
     void encodeDataDeps(ChakraStats &stats);        // 5.5 traversal (+ default mode's sync deps)
     void chainGpuStreams(ChakraStats &stats); // default mode (#215)
     bool checkDeps(ChakraStats &stats);   // deps on nodes that are not converted
     void removeDangling(ChakraStats &stats);
     bool checkAcyclic(ChakraStats &stats); // chakracycles.cpp: compat: error; default: break cycles
+
+    // chakratiming.cpp (default mode): durations and edges for a faithful replay.
+    void fitTiming(std::vector<ChakraNode> &nodes, ChakraStats &stats);
+    bool timedCpu(size_t i) const;
+    bool forwardBackwardThreads(int64_t &fwd, int64_t &bwd) const;
+    void linkForwardBackward(int64_t fwd, int64_t bwd, std::vector<double> &dur, ChakraStats &stats);
+    void carryGaps(int64_t fwd, int64_t bwd, std::vector<double> &dur) const;
+    void roundWithCarry(const std::vector<double> &dur, std::vector<ChakraNode> &nodes) const;
 };
 
 } // namespace syncscope::chakra_detail

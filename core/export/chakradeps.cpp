@@ -17,16 +17,16 @@ bool isThreadRoot(std::string_view name)
     return name == "[pytorch|profiler|execution_trace|thread]" || name == "[pytorch|profiler|execution_graph|thread]";
 }
 
-void addDep(Converter &c, size_t node, int64_t id, DepKind kind)
+} // namespace
+
+void Converter::addDep(size_t node, int64_t id, DepKind kind)
 {
-    auto &list = c.deps[node];
+    auto &list = deps[node];
     for (const Dep &d : list)
         if (d.id == id)
             return;
-    list.push_back({id, c.convertedIndexOf(id), kind});
+    list.push_back({id, convertedIndexOf(id), kind});
 }
-
-} // namespace
 
 void Converter::encodeDataDeps(ChakraStats &stats)
 {
@@ -55,16 +55,16 @@ void Converter::encodeDataDeps(ChakraStats &stats)
                 // [QUIRK] a GPU node depends on the last node visited (its launcher)
                 // and never gets successors from the chain (mlcommons/chakra#215).
                 if (lastAny >= 0)
-                    addDep(*this, cur, plan[static_cast<size_t>(lastAny)].id, DepKind::Launch);
+                    addDep(cur, plan[static_cast<size_t>(lastAny)].id, DepKind::Launch);
                 lastAny = lastNonGpu;
             } else {
                 // Inter-thread dependency first. [QUIRK] the reference tests it for
                 // truthiness, so a dependency on node 0 is lost; default mode keeps it.
                 const bool itd = n.timed && n.hasInterThreadDep && (!compat || n.interThreadDep != 0);
                 if (itd)
-                    addDep(*this, cur, n.interThreadDep, DepKind::InterThread);
+                    addDep(cur, n.interThreadDep, DepKind::InterThread);
                 if (lastNonGpu >= 0)
-                    addDep(*this, cur, plan[static_cast<size_t>(lastNonGpu)].id, DepKind::Chain);
+                    addDep(cur, plan[static_cast<size_t>(lastNonGpu)].id, DepKind::Chain);
                 lastNonGpu = lastAny = static_cast<int32_t>(cur);
             }
             // [BUG] (commit 0ff2430) the reference only adds a sync dependency when
@@ -77,7 +77,7 @@ void Converter::encodeDataDeps(ChakraStats &stats)
                     const bool earlier = g >= 0 && n.timed && plan[static_cast<size_t>(g)].timed &&
                                          plan[static_cast<size_t>(g)].ts.value < n.ts.value;
                     if (earlier)
-                        addDep(*this, cur, gpuId, DepKind::Sync);
+                        addDep(cur, gpuId, DepKind::Sync);
                     ++(earlier ? stats.syncDeps : stats.syncDepsSkipped);
                 }
             // Children in ascending id order: push them in descending order.
@@ -117,7 +117,7 @@ void Converter::chainGpuStreams(ChakraStats &stats)
         const Item &a = items[k - 1], &b = items[k];
         if (a.device == b.device && a.streamForm == b.streamForm && a.stream == b.stream) {
             const size_t before = deps[b.index].size();
-            addDep(*this, b.index, a.id, DepKind::Stream);
+            addDep(b.index, a.id, DepKind::Stream);
             stats.streamDeps += deps[b.index].size() != before ? 1 : 0;
         }
     }

@@ -2,8 +2,10 @@
 #include "chakrareplay.h"
 
 #include "chakrareader.h"
+#include "model/kinetotrace.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <queue>
@@ -205,6 +207,38 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
         r.windows.push_back(window(nodes[steps[s]].stepName, spans[s]));
     r.windows.push_back(window("overall", overall));
     return r;
+}
+
+std::map<std::string, double> measuredReplayWindows(const KinetoTrace &trace)
+{
+    std::map<std::string, double> out;
+    for (const auto &e : trace.events)
+        if (e.kind == EventKind::UserAnnotation && trace.str(e.name).rfind("ProfilerStep#", 0) == 0)
+            out.try_emplace(std::string(trace.str(e.name)), e.dur);
+    // Overall: the span of the work a .et can hold, not of instants, flows or the
+    // profiler's own span.
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const auto &e : trace.events)
+        if (isCpuSideOp(e.kind) || e.kind == EventKind::Runtime || isGpuActivity(e.kind)) {
+            first = std::min(first, e.tsNs);
+            last = std::max(last, e.endNs());
+        }
+    if (last > first)
+        out["overall"] = static_cast<double>(last - first) / 1000.0;
+    return out;
+}
+
+std::string formatReplayErrors(const std::vector<ReplayWindow> &windows)
+{
+    std::string out;
+    char buf[96];
+    for (const ReplayWindow &w : windows) {
+        if (!(w.measuredUs > 0))
+            continue;
+        std::snprintf(buf, sizeof buf, "%s%s %+.1f %%", out.empty() ? "" : ", ", w.window.c_str(), w.errorPct());
+        out += buf;
+    }
+    return out;
 }
 
 std::string formatReplay(const ReplayResult &r)

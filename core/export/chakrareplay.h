@@ -12,6 +12,8 @@
 
 namespace syncscope {
 
+struct KinetoTrace;
+
 struct ReplayWindow {
     std::string window;       // "ProfilerStep#N" or "overall"
     double measuredUs = -1;   // -1 when unknown (no start times in the file and none given)
@@ -31,6 +33,14 @@ struct ReplayResult {
 // measured time per window name (e.g. from the Kineto trace when the file has no
 // start times). Throws InputError for an unreadable file.
 ReplayResult replayChakraEt(const std::string &path, const std::map<std::string, double> &measuredUs = {});
+
+// The measured time of each ProfilerStep#N (its CPU-side annotation) and, as
+// "overall", the span of the work a .et can hold (CPU ops, annotations, runtime
+// calls, GPU activity): what an export's replay is compared with.
+std::map<std::string, double> measuredReplayWindows(const KinetoTrace &trace);
+
+// "ProfilerStep#0 -0.4 %, ..., overall -3.1 %" (replayed vs measured), for one line.
+std::string formatReplayErrors(const std::vector<ReplayWindow> &windows);
 
 // "replay  ProfilerStep#3  measured 1.234 ms  replayed 1.250 ms  (+1.3 %)" lines.
 std::string formatReplay(const ReplayResult &r);

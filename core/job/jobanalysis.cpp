@@ -204,6 +204,8 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
     });
 
     job.criticalPath = jobCriticalPath(ranks, use, job.collectives, offsetNs, job.diagnostics);
+    if (!options.whatIf.empty())
+        job.whatIf = jobWhatIf(ranks, use, job.collectives, offsetNs, options.whatIf, job.criticalPath, job.diagnostics);
     return job;
 }
 

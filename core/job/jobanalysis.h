@@ -4,6 +4,7 @@
 // per-rank summaries only (display-free, no traces needed).
 #pragma once
 
+#include "jobwhatif.h"
 #include "ranksummary.h"
 
 #include <cstdint>
@@ -17,6 +18,7 @@ namespace syncscope {
 struct JobOptions {
     int64_t clockReferenceRank = -1; // -1: the lowest rank present
     bool alignClocks = true;
+    std::vector<WhatIfRule> whatIf; // --what-if rules (docs/what_if.md, "Jobs"); none: no what-if
 };
 
 // One collective instance matched across the ranks that took part.
@@ -69,6 +71,7 @@ struct JobAnalysis {
     std::vector<MatchedCollective> collectives; // in aligned time order
     std::vector<int64_t> stragglers;           // ranks sorted by waits caused, descending
     JobCriticalPath criticalPath;
+    std::optional<JobWhatIf> whatIf;           // with JobOptions::whatIf
     Diagnostics diagnostics;                   // unmatched / inconsistent collectives, alignment problems
 };
 

@@ -20,13 +20,14 @@ struct Edge {
     uint32_t rank;        // summary index of the edge's rank (the destination's for collective edges)
     int32_t op;           // op on that rank, -1 none
     int32_t collective;   // job collective index, -1 none
+    double ratio = 1;     // what-if: new / measured weight of a rank edge (scales collective work)
 };
 
 } // namespace
 
 JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
                                 const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,
-                                Diagnostics &diag)
+                                Diagnostics &diag, const std::vector<std::vector<double>> *weights)
 {
     JobCriticalPath out;
     const size_t n = ranks.size();
@@ -119,7 +120,13 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
             (g.nodes[k].isStart ? kn.start : kn.end) = base[i] + static_cast<int32_t>(k);
             kn.op = op;
         }
-        for (const RankCpEdge &e : g.edges) {
+        for (size_t k = 0; k < g.edges.size(); ++k) {
+            const RankCpEdge &e = g.edges[k];
+            // HTA's default validation: weights <= -1 count as 0 for the path.
+            const double measured = e.weightUs <= -1 ? 0.0 : e.weightUs;
+            const double weight = weights ? (*weights)[i][k] : measured;
+            if (std::isnan(weight)) // a sync wait the what-if dropped
+                continue;
             const int32_t from = base[i] + e.from, to = base[i] + e.to;
             int32_t coll = -1;
             if (e.op >= 0 && g.ops[e.op].collective >= 0) {
@@ -128,8 +135,8 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
                 if (kn.start == from && kn.end == to)
                     kn.edge = static_cast<int32_t>(edges.size());
             }
-            // HTA's default validation: weights <= -1 count as 0 for the path.
-            edges.push_back({from, to, e.weightUs <= -1 ? 0.0 : e.weightUs, e.type, e.bound, i, e.op, coll});
+            edges.push_back({from, to, weight, e.type, e.bound, i, e.op, coll,
+                             measured > 0 && weight != measured ? weight / measured : 1.0});
         }
     }
 
@@ -157,7 +164,9 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
             if (p == lastPos)
                 continue;
             const uint32_t i = summaryOf.at(c.ranks[p]);
-            const double work = std::max(0.0, relUs(ranks[i].collectives[c.index[p]].endNs, i) - lastArrival);
+            double work = std::max(0.0, relUs(ranks[i].collectives[c.index[p]].endNs, i) - lastArrival);
+            if (kn[p]->edge >= 0) // a what-if that scales the kernel scales its work after the last arrival
+                work *= edges[kn[p]->edge].ratio;
             if (kn[p]->edge >= 0)
                 edges[kn[p]->edge].weight = work;
             edges.push_back({kn[lastPos]->start, kn[p]->end, work, kJobCollectiveEdge,

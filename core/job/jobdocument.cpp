@@ -172,6 +172,8 @@ std::string buildJobReportJson(const JobReportInput &in)
     const ojson cross = in.analysis ? ojson(jobAnalysisJson(*in.analysis)) : ojson(nullptr);
     for (const char *key : {"collectives", "stragglers", "job_critical_path"})
         r[key] = cross.is_object() && cross.contains(key) ? cross[key] : ojson(nullptr);
+    if (cross.is_object() && cross.contains("what_if"))
+        r["what_if"] = cross["what_if"];
 
     const JobTiming &t = in.timing;
     r["timing"] = {{"discovery_s", t.discoverySeconds}, {"ranks_s", t.ranksSeconds},
@@ -245,6 +247,14 @@ std::string formatJobSummary(const JobReportInput &in)
                  return t;
              }() +
              "\n";
+    if (in.analysis && in.analysis->whatIf && in.analysis->whatIf->ok) {
+        const JobWhatIf &w = *in.analysis->whatIf;
+        s += "What-if: job critical path " + fixed(w.baselineUs / 1e3) + " ms -> " + fixed(w.projectedUs / 1e3) +
+             " ms (" + fixed(w.speedup) + "x);";
+        for (const WhatIfRuleCount &r : w.rules)
+            s += " '" + r.rule + "' matched " + std::to_string(r.matched) + ";";
+        s.back() = '\n';
+    }
 
     auto problems = [&](const Diagnostics &diag, const std::string &prefix) {
         for (const auto &x : diag.items())

@@ -45,10 +45,17 @@ ClockFit alignClocks(const std::vector<RankSummary> &ranks, const std::vector<In
                      Diagnostics &diag);
 
 // The job critical path (see docs/job_analysis.md). `summaryOf` maps a rank
-// number to its summary index; `offsetNs` per summary.
+// number to its summary index; `offsetNs` per summary. `weights` (what-if): per summary,
+// the weight of each of its graph's edges (NaN: left out) instead of the measured one.
 JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
                                 const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,
-                                Diagnostics &diag);
+                                Diagnostics &diag, const std::vector<std::vector<double>> *weights = nullptr);
+
+// What-if across the job (jobwhatif.cpp): the rules on every rank's graph, the
+// job critical path recomputed over the re-weighted graphs.
+JobWhatIf jobWhatIf(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
+                    const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,
+                    const std::vector<WhatIfRule> &rules, const JobCriticalPath &baseline, Diagnostics &diag);
 
 double median(std::vector<double> values); // 0 for none
 

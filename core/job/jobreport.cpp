@@ -35,6 +35,33 @@ nlohmann::json rankJobJson(const RankJobStats &s)
             {"collectives", s.collectives}};
 }
 
+nlohmann::json jobWhatIfJson(const JobWhatIf &w)
+{
+    nlohmann::json rules = nlohmann::json::array();
+    for (const WhatIfRuleCount &r : w.rules)
+        rules.push_back({{"rule", r.rule}, {"matched", r.matched}});
+    nlohmann::json out = {{"ok", w.ok}, {"rules", rules}};
+    if (!w.ok) {
+        out["error"] = w.error;
+        return out;
+    }
+    out["baseline_us"] = ns(w.baselineUs);
+    out["projected_us"] = ns(w.projectedUs);
+    out["speedup"] = w.speedup;
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const JobWhatIfRank &r : w.ranks)
+        ranks.push_back({{"rank", r.rank},
+                         {"baseline_us", ns(r.baselineUs)},
+                         {"projected_us", ns(r.projectedUs)},
+                         {"matched", r.matched}});
+    out["ranks"] = ranks;
+    nlohmann::json summary = nlohmann::json::object();
+    for (const auto &[bound, pct] : w.summaryPct)
+        summary[bound] = pct;
+    out["critical_path"] = {{"ranks_on_path", w.ranksOnPath}, {"summary", summary}};
+    return out;
+}
+
 nlohmann::json jobAnalysisJson(const JobAnalysis &job)
 {
     nlohmann::json collectives = nlohmann::json::array();
@@ -80,11 +107,14 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
     for (const Diagnostic &d : job.diagnostics.items())
         diagnostics.push_back(
             {{"severity", severityName(d.severity)}, {"code", d.code}, {"message", d.message}, {"count", d.count}});
-    return {{"clock_reference_rank", job.clockReferenceRank},
-            {"collectives", collectives},
-            {"stragglers", stragglers},
-            {"job_critical_path", critical},
-            {"job_diagnostics", diagnostics}};
+    nlohmann::json out = {{"clock_reference_rank", job.clockReferenceRank},
+                          {"collectives", collectives},
+                          {"stragglers", stragglers},
+                          {"job_critical_path", critical},
+                          {"job_diagnostics", diagnostics}};
+    if (job.whatIf)
+        out["what_if"] = jobWhatIfJson(*job.whatIf);
+    return out;
 }
 
 } // namespace syncscope

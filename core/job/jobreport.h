@@ -14,7 +14,11 @@
 //                           "summary": {bound_by: percent}, "ranks_on_path": [..],
 //                           "collectives_crossed": [collective index, ...],
 //                           "path": [[rank, op name, start_us, dur_us, bound_by], ...]},
-//     "job_diagnostics": [ {"severity", "code", "message", "count"}, ... ] }
+//     "job_diagnostics": [ {"severity", "code", "message", "count"}, ... ],
+//     "what_if" (with --what-if): {"ok", "rules": [{"rule", "matched"}], "error" (when not ok),
+//                "baseline_us", "projected_us", "speedup",
+//                "ranks": [{"rank", "baseline_us", "projected_us", "matched"}],
+//                "critical_path": {"ranks_on_path", "summary"}} }
 //   rankJobJson(stats) = {"clock_offset_us", "clock_offset_spread_us", "clock_offset_samples",
 //                         "collective_wait_us", "collective_wait_caused_us", "last_arrivals",
 //                         "collectives"}
@@ -31,5 +35,6 @@ namespace syncscope {
 
 nlohmann::json jobAnalysisJson(const JobAnalysis &job);
 nlohmann::json rankJobJson(const RankJobStats &stats);
+nlohmann::json jobWhatIfJson(const JobWhatIf &whatIf);
 
 } // namespace syncscope

@@ -20,23 +20,11 @@ namespace syncscope {
 
 namespace {
 
-// The measured time of each ProfilerStep#N (its CPU-side annotation) and of the
-// whole trace, to compare an exported .et's replay with.
-std::map<std::string, double> measuredWindows(const KinetoTrace &trace)
-{
-    std::map<std::string, double> out;
-    for (const auto &e : trace.events)
-        if (e.kind == EventKind::UserAnnotation && trace.str(e.name).rfind("ProfilerStep#", 0) == 0)
-            out.try_emplace(std::string(trace.str(e.name)), e.dur);
-    out["overall"] = static_cast<double>(trace.maxEndNs - trace.minTsNs) / 1000.0;
-    return out;
-}
-
 // Replays a written .et (the fidelity check of issue 15: docs/chakra_et.md).
 std::vector<ReplayWindow> replayExport(const std::string &path, const KinetoTrace &trace, Diagnostics &diag)
 {
     try {
-        return replayChakraEt(path, measuredWindows(trace)).windows;
+        return replayChakraEt(path, measuredReplayWindows(trace)).windows;
     } catch (const InputError &e) {
         diag.warning("chakra_et.replay_failed", std::string("the written .et could not be replayed: ") + e.what(), path);
         return {};

@@ -8,6 +8,9 @@
 
 #include <QtTest>
 
+#include <map>
+#include <set>
+
 using namespace syncscope;
 using namespace chakratest;
 
@@ -22,6 +25,7 @@ private slots:
     void defaultInvariants();
     void roundTripThroughFile();
     void gzipOutput();
+    void defaultForwardBackwardHandover();
 };
 
 namespace {
@@ -182,6 +186,59 @@ void TestChakraEt::gzipOutput()
     QVERIFY(openByteSource(path)->compressed());
     QVERIFY(readWholeFile(path) == testutil::readText(golden("chakra.0.et")));
     QCOMPARE(readChakraEt(path).nodes.size(), size_t(17));
+}
+
+void TestChakraEt::defaultForwardBackwardHandover()
+{
+    // The sample's backward passes run on the autograd thread. Default mode makes
+    // each wait for its forward pass and the optimizer wait for it (issue 15); the
+    // reference links only the first (its inter_thread_dep is per >1 ms group).
+    auto handovers = [](LinkMode mode, ChakraStats *stats) {
+        const auto a = analyse(SYNCSCOPE_SAMPLE_DIR "/sample.et.json.gz", SYNCSCOPE_SAMPLE_DIR "/sample.kineto.json.gz",
+                               mode);
+        const Converted c = convert(*a);
+        if (stats)
+            *stats = c.graph.stats;
+        const Decoded d = decode(c.bytes);
+        std::map<uint64_t, int64_t> tidOf;
+        int64_t fwd = -1, bwd = -1;
+        for (const auto &n : d.nodes) {
+            const auto *tid = attr(n, "tid");
+            const auto *cpu = attr(n, "is_cpu_op");
+            if (!tid || !cpu || !cpu->bool_val())
+                continue;
+            tidOf[n.id()] = tid->int64_val();
+            if (n.name() == "## forward ##")
+                fwd = tid->int64_val();
+            if (n.name().rfind("autograd::engine::evaluate_function", 0) == 0)
+                bwd = tid->int64_val();
+        }
+        // Distinct ops waited for on the other thread: backward <- forward, forward <- backward.
+        std::set<uint64_t> onForward, onBackward;
+        for (const auto &n : d.nodes) {
+            auto self = tidOf.find(n.id());
+            if (self == tidOf.end())
+                continue;
+            for (uint64_t dep : n.data_deps()) {
+                auto other = tidOf.find(dep);
+                if (other == tidOf.end())
+                    continue;
+                if (self->second == bwd && other->second == fwd)
+                    onForward.insert(dep);
+                if (self->second == fwd && other->second == bwd)
+                    onBackward.insert(dep);
+            }
+        }
+        return std::pair<size_t, size_t>(onForward.size(), onBackward.size());
+    };
+    ChakraStats stats;
+    const auto def = handovers(LinkMode::Default, &stats);
+    QCOMPARE(def.first, size_t(3));  // each step's backward pass waits for its forward pass
+    QCOMPARE(def.second, size_t(3)); // each Optimizer.step for its backward pass
+    QCOMPARE(stats.threadHandoffDeps, int64_t(5)); // step 0's backward <- forward is the inter_thread_dep already
+    const auto ref = handovers(LinkMode::Chakra, nullptr);
+    QCOMPARE(ref.first, size_t(1)); // only step 0's
+    QCOMPARE(ref.second, size_t(0));
 }
 
 QTEST_GUILESS_MAIN(TestChakraEt)

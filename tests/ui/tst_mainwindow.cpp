@@ -536,6 +536,9 @@ void TestMainWindow::exportsEqualBatch()
     QVERIFY(done.wait(60000));
     QVERIFY2(done.first().first().toBool(), qPrintable(done.first().at(1).toString()));
     QVERIFY(done.first().at(1).toString().contains(gui));
+    if (ExportKind(kind) == ExportKind::ChakraProtobuf) // the GUI reports the replay check too
+        QVERIFY2(done.first().at(1).toString().contains(QStringLiteral("replayed vs measured: ProfilerStep#0")),
+                 qPrintable(done.first().at(1).toString()));
     QByteArray err;
     QCOMPARE(runSyncscope({QStringLiteral("--batch"), QStringLiteral("--sample"), QStringLiteral("--quiet"), flag, batch},
                           &err),

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+// What-if across a generated job with a known straggler (issue 15): factor 1 is
+// the baseline exactly, scaling the straggler's work down shortens the job,
+// projections are monotonic in the factor, and a rule matching nothing on every
+// rank is an error naming the rule.
+#include "jobtestutil.h"
+#include "job/jobreport.h"
+#include "tracegen.h"
+
+#include <QtTest>
+
+using namespace syncscope;
+
+class TestJobWhatIf : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void factorOneIsTheBaseline();
+    void stragglerScaledDown();
+    void monotonicInTheFactor();
+    void ruleMatchingNothing();
+    void droppedSyncNeverLengthens();
+    void reportJson();
+
+private:
+    JobAnalysis analyze(const std::vector<std::string> &rules)
+    {
+        JobOptions o;
+        for (const std::string &text : rules) {
+            WhatIfRule rule;
+            std::string error;
+            if (!parseWhatIfRule(text, rule, error))
+                qFatal("%s", error.c_str());
+            o.whatIf.push_back(std::move(rule));
+        }
+        return analyzeJob(m_ranks, o);
+    }
+    static const JobWhatIfRank *rankRow(const JobWhatIf &w, int64_t rank)
+    {
+        for (const JobWhatIfRank &r : w.ranks)
+            if (r.rank == rank)
+                return &r;
+        return nullptr;
+    }
+    std::vector<RankSummary> m_ranks;
+    int64_t m_straggler = 3;
+};
+
+void TestJobWhatIf::initTestCase()
+{
+    tracegen::JobOptions o;
+    o.dir = testutil::tempDir() + "/jobwhatif";
+    o.ranks = 4;
+    o.steps = 2;
+    o.layers = 4;
+    o.straggler = static_cast<int>(m_straggler);
+    for (const auto &rank : tracegen::generateJob(o).ranks)
+        m_ranks.push_back(jobtest::summarize(rank.devicePath, rank.hostPath));
+    const JobAnalysis job = analyzeJob(m_ranks, {});
+    QVERIFY(job.criticalPath.valid);
+    QVERIFY(!job.whatIf); // only with rules
+}
+
+void TestJobWhatIf::factorOneIsTheBaseline()
+{
+    for (const char *rule : {"compute*1", "rank=3&compute*1", "comm*1", "cat=cpu_op*1"}) {
+        const JobAnalysis job = analyze({rule});
+        QVERIFY2(job.whatIf && job.whatIf->ok, rule);
+        QCOMPARE(job.whatIf->baselineUs, job.criticalPath.weightUs);
+        QCOMPARE(job.whatIf->projectedUs, job.whatIf->baselineUs); // exactly, not fuzzily
+        QCOMPARE(job.whatIf->speedup, 1.0);
+        for (const JobWhatIfRank &r : job.whatIf->ranks)
+            QCOMPARE(r.projectedUs, r.baselineUs);
+    }
+}
+
+void TestJobWhatIf::stragglerScaledDown()
+{
+    const JobAnalysis job = analyze({"rank=" + std::to_string(m_straggler) + "&compute*0.5"});
+    QVERIFY(job.whatIf && job.whatIf->ok);
+    const JobWhatIf &w = *job.whatIf;
+    QVERIFY2(w.projectedUs < w.baselineUs, qPrintable(QString("%1 vs %2").arg(w.projectedUs).arg(w.baselineUs)));
+    QVERIFY(w.speedup > 1);
+    QCOMPARE(w.rules.size(), size_t(1));
+    QVERIFY(w.rules[0].matched > 0);
+    // Only the straggler's own graph changes.
+    for (const JobWhatIfRank &r : w.ranks) {
+        if (r.rank == m_straggler) {
+            QVERIFY(r.matched > 0);
+            QVERIFY(r.projectedUs < r.baselineUs);
+        } else {
+            QCOMPARE(r.matched, int64_t(0));
+            QCOMPARE(r.projectedUs, r.baselineUs);
+        }
+    }
+    // The straggler's own critical path bounds what its speed-up can give the job.
+    const JobWhatIfRank *s = rankRow(w, m_straggler);
+    QVERIFY(s);
+    QVERIFY(w.baselineUs - w.projectedUs <= s->baselineUs - s->projectedUs + 1e-6);
+}
+
+void TestJobWhatIf::monotonicInTheFactor()
+{
+    double previous = 0;
+    for (double f : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+        const JobAnalysis job = analyze({"compute*" + std::to_string(f)});
+        QVERIFY(job.whatIf && job.whatIf->ok);
+        QVERIFY(job.whatIf->projectedUs >= previous);
+        QVERIFY(job.whatIf->projectedUs <= job.whatIf->baselineUs);
+        previous = job.whatIf->projectedUs;
+    }
+}
+
+void TestJobWhatIf::ruleMatchingNothing()
+{
+    const JobAnalysis job = analyze({"compute*0.5", "rank=42&compute*0.5"});
+    QVERIFY(job.whatIf);
+    QVERIFY(!job.whatIf->ok);
+    QVERIFY(job.whatIf->error.find("rank=42&compute*0.5") != std::string::npos);
+    QCOMPARE(job.whatIf->rules.size(), size_t(2));
+    QCOMPARE(job.whatIf->rules[1].matched, int64_t(0));
+    bool reported = false;
+    for (const Diagnostic &d : job.diagnostics.items())
+        reported |= d.severity == Severity::Error && d.code == "what_if.no_match";
+    QVERIFY(reported);
+}
+
+void TestJobWhatIf::droppedSyncNeverLengthens()
+{
+    const JobAnalysis job = analyze({"sync:name~.*=drop"});
+    QVERIFY(job.whatIf);
+    if (!job.whatIf->ok) // a generated rank without sync edges on its path graph
+        QSKIP("no sync edge in the generated graphs");
+    QVERIFY(job.whatIf->projectedUs <= job.whatIf->baselineUs);
+}
+
+void TestJobWhatIf::reportJson()
+{
+    const JobAnalysis job = analyze({"rank=" + std::to_string(m_straggler) + "&compute*0.5"});
+    const nlohmann::json j = jobAnalysisJson(job);
+    QVERIFY(j.contains("what_if"));
+    const auto &w = j.at("what_if");
+    QVERIFY(w.at("ok").get<bool>());
+    QVERIFY(w.at("projected_us").get<double>() < w.at("baseline_us").get<double>());
+    QCOMPARE(w.at("rules")[0].at("rule").get<std::string>(), "rank=" + std::to_string(m_straggler) + "&compute*0.5");
+    QCOMPARE(w.at("ranks").size(), m_ranks.size());
+    QVERIFY(w.at("critical_path").at("ranks_on_path").is_array());
+    QVERIFY(!jobAnalysisJson(analyzeJob(m_ranks, {})).contains("what_if"));
+}
+
+QTEST_GUILESS_MAIN(TestJobWhatIf)
+#include "tst_jobwhatif.moc"
