@@ -310,8 +310,11 @@ DiffWindow windowOf(const Analysis &analysis)
     DiffWindow w;
     if (analysis.criticalPath && analysis.criticalPath->success && !analysis.criticalPath->window.wholeTrace) {
         const CpWindow &cw = analysis.criticalPath->window;
-        w.startUs = cw.startAbsUs;
-        w.endUs = cw.startAbsUs + (cw.endUs - cw.startUs);
+        // HTA-relative µs plus the trace's minimum is off by float rounding at
+        // epoch-µs magnitudes: half a nanosecond of slack keeps the boundary events right.
+        constexpr double kSlackUs = 5e-4;
+        w.startUs = cw.startAbsUs - kSlackUs;
+        w.endUs = cw.startAbsUs + (cw.endUs - cw.startUs) - kSlackUs;
     }
     return w;
 }

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// --batch --diff on the command line: the run syntax, the report, exit codes.
+#include "testutil.h"
+
+#include <QProcess>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+class TestDiffCli : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sampleAgainstItself();
+    void deviceTraceAlone();
+    void usageErrors();
+    void jobFolderIsNotSupportedYet();
+    void missingInput();
+    void reportNeverOverAnInput();
+};
+
+namespace {
+
+int run(const QStringList &args, QString *out = nullptr, QString *err = nullptr)
+{
+    QProcess p;
+    p.start(QStringLiteral(SYNCSCOPE_BINARY), args);
+    if (!p.waitForFinished(120000))
+        return -1;
+    if (out)
+        *out = QString::fromUtf8(p.readAllStandardOutput());
+    if (err)
+        *err = QString::fromUtf8(p.readAllStandardError());
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+}
+
+const QString kDevice = QStringLiteral(SYNCSCOPE_SAMPLE_DIR "/sample.kineto.json.gz");
+const QString kHost = QStringLiteral(SYNCSCOPE_SAMPLE_DIR "/sample.et.json.gz");
+
+} // namespace
+
+void TestDiffCli::sampleAgainstItself()
+{
+    const QString report = QString::fromStdString(testutil::tempDir()) + "/diff.json";
+    QString out, err;
+    // The host trace first on one side: the two files of a run may come in either order.
+    QCOMPARE(run({"--batch", "--diff", kDevice + "," + kHost, kHost + "," + kDevice, "--diff-report", report}, &out,
+                 &err),
+             0);
+    QVERIFY2(out.contains("top changes"), qPrintable(out));
+    const auto j = nlohmann::json::parse(testutil::readText(report.toStdString()));
+    for (const char *key : {"steps", "ops", "kernels", "sync_waits", "critical_path", "top_changes"})
+        QVERIFY2(j.contains(key), key);
+    QVERIFY(!j.at("kernels").empty());
+    for (const auto &k : j.at("kernels")) {
+        QCOMPARE(k.at("delta_us").get<double>(), 0.0);
+        QCOMPARE(k.at("baseline").at("count"), k.at("candidate").at("count"));
+    }
+    QVERIFY(j.at("top_changes").empty());
+    QVERIFY(j.at("ops_added").empty() && j.at("ops_removed").empty());
+    QCOMPARE(j.at("baseline").at("host").get<std::string>(), kHost.toStdString());
+}
+
+void TestDiffCli::deviceTraceAlone()
+{
+    QString out;
+    QCOMPARE(run({"--batch", "--diff", kDevice, kDevice}, &out), 0);
+    QVERIFY(out.contains("ops:"));
+}
+
+void TestDiffCli::usageErrors()
+{
+    QString err;
+    QCOMPARE(run({"--batch", "--diff", kDevice}, nullptr, &err), 2);
+    QVERIFY2(err.contains("exactly one candidate"), qPrintable(err));
+    QCOMPARE(run({"--batch", "--diff", kDevice, kDevice, kDevice}, nullptr, &err), 2);
+    QCOMPARE(run({"--batch", "--diff-report", "/tmp/x.json", kDevice}, nullptr, &err), 2);
+    QVERIFY2(err.contains("--diff-report needs --diff"), qPrintable(err));
+    QCOMPARE(run({"--batch", "--diff", kDevice, kDevice, "--output", "/tmp/x.json"}, nullptr, &err), 2);
+    QVERIFY2(err.contains("cannot be combined"), qPrintable(err));
+    QCOMPARE(run({"--batch", "--diff", "a,b,c", kDevice}, nullptr, &err), 2);
+    QVERIFY2(err.contains("DEVICE_TRACE[,HOST_ET]"), qPrintable(err));
+}
+
+void TestDiffCli::jobFolderIsNotSupportedYet()
+{
+    QString err;
+    QCOMPARE(run({"--batch", "--diff", QStringLiteral(SYNCSCOPE_SAMPLE_DIR), kDevice}, nullptr, &err), 2);
+    QVERIFY2(err.contains("not supported yet"), qPrintable(err));
+}
+
+void TestDiffCli::missingInput()
+{
+    QString err;
+    QCOMPARE(run({"--batch", "--diff", kDevice, "/nonexistent/b.kineto.json"}, nullptr, &err), 3);
+    QVERIFY2(err.contains("candidate") && err.contains("/nonexistent/b.kineto.json"), qPrintable(err));
+}
+
+void TestDiffCli::reportNeverOverAnInput()
+{
+    const std::string dir = testutil::tempDir();
+    const std::string copy = dir + "/b.kineto.json";
+    testutil::writeText(copy, testutil::readText(kDevice.toStdString()));
+    const std::string before = testutil::readText(copy);
+    QString err;
+    QCOMPARE(run({"--batch", "--diff", kDevice, QString::fromStdString(copy), "--diff-report",
+                  QString::fromStdString(copy)},
+                 nullptr, &err),
+             5);
+    QCOMPARE(testutil::readText(copy), before);
+}
+
+QTEST_GUILESS_MAIN(TestDiffCli)
+#include "tst_diffcli.moc"
