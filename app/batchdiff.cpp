@@ -67,16 +67,9 @@ bool diffSides(const CliArgs &args, DiffSideSpec &baseline, DiffSideSpec &candid
 
 AnalysisRequest diffRequest(const CliRequest &cli, const CliArgs &args, const DiffSideSpec &side)
 {
-    AnalysisRequest r = cli.request;
-    r.devicePath = side.devicePath;
-    r.hostPath = side.hostPath;
-    r.rolesGiven = false; // either order
-    r.allSteps = true;    // the per-step table
-    r.keepRawEvents = false;
-    // The whole trace is the window unless the user narrows both sides.
-    if (!args.has("--annotation") && (!args.has("--instance") || args.value("--instance") == "all"))
-        r.cpa.annotation.clear();
-    return r;
+    const bool windowGiven =
+        args.has("--annotation") || (args.has("--instance") && args.value("--instance") != "all");
+    return diffRunRequest(cli.request, side.devicePath, side.hostPath, windowGiven);
 }
 
 int runBatchDiff(const CliArgs &args, const CliRequest &cli)

@@ -162,7 +162,7 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
         error = "--size takes WIDTHxHEIGHT between 200 and 10000 pixels (got '" + args.value("--size") + "')";
         return false;
     }
-    if (!out.screenshot.empty() && !out.hasInputs) {
+    if (!out.screenshot.empty() && !out.hasInputs && !args.has("--diff")) {
         error = "--screenshot needs a trace (files or --sample)";
         return false;
     }

@@ -319,6 +319,21 @@ DiffWindow windowOf(const Analysis &analysis)
     return w;
 }
 
+AnalysisRequest diffRunRequest(AnalysisRequest r, const std::string &devicePath, const std::string &hostPath,
+                               bool windowGiven)
+{
+    r.devicePath = devicePath;
+    r.hostPath = hostPath;
+    r.rolesGiven = false; // either order
+    r.allSteps = true;    // the per-step table
+    r.keepRawEvents = false;
+    r.progress = nullptr;
+    r.loaded = nullptr;
+    if (!windowGiven)
+        r.cpa.annotation.clear();
+    return r;
+}
+
 std::unique_ptr<TraceDiff> diffRuns(std::shared_ptr<const Analysis> baseline,
                                     std::shared_ptr<const Analysis> candidate, const DiffOptions &options)
 {

@@ -118,6 +118,12 @@ struct TraceDiff {
 // the whole trace when the window is the whole trace.
 DiffWindow windowOf(const Analysis &analysis);
 
+// The analysis request of one run of a diff: `options` (HTA version, window, ...)
+// with the run's files in either order and every step's critical path; the whole
+// trace is the critical-path window unless `windowGiven` (--annotation/--instance).
+AnalysisRequest diffRunRequest(AnalysisRequest options, const std::string &devicePath, const std::string &hostPath,
+                               bool windowGiven);
+
 // Aligns and aggregates two analysed runs. Deterministic.
 std::unique_ptr<TraceDiff> diffRuns(std::shared_ptr<const Analysis> baseline,
                                     std::shared_ptr<const Analysis> candidate, const DiffOptions &options = {});
