@@ -363,7 +363,8 @@ void MainWindow::openSample()
 QWidget *MainWindow::compareWith(const QString &first, const QString &second)
 {
     if (!m_analysis || !m_analysis->inputsOk) {
-        QMessageBox::information(this, tr("Compare with"), tr("Open the baseline run first."));
+        if (m_interactive)
+            QMessageBox::information(this, tr("Compare with"), tr("Open the baseline run first."));
         return nullptr;
     }
     auto *window = new CompareWindow(this);
