@@ -127,6 +127,13 @@ int runBatchDiff(const CliArgs &args, const CliRequest &cli)
                       "diff/load %.2f\n",
                       load, analysisSeconds, diffSeconds, diff->matchSeconds, load > 0 ? diffSeconds / load : 0.0);
         std::cerr << line;
+        for (int k = 0; k < 2; ++k) {
+            const StageTimes &t = runs[k]->times;
+            std::snprintf(line, sizeof line, "  %s: load %.3f s, sync %.3f s, link %.3f s, critical path %.3f s\n",
+                          k ? "candidate" : "baseline ", t.loadSeconds, t.syncSeconds, t.linkSeconds,
+                          t.criticalPathSeconds);
+            std::cerr << line;
+        }
     }
     return code;
 }

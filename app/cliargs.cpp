@@ -267,6 +267,8 @@ std::string manPage()
                     ".B syncscope \\-\\-batch \\-\\-host\n\\fIHOST_ET\\fR \\fB\\-\\-device\\fR \\fIDEVICE_TRACE\\fR "
                     "[\\fIoptions\\fR]\n.br\n"
                     ".B syncscope \\-\\-batch \\-\\-job\n\\fIDIR\\fR [\\fIoptions\\fR]\n"
+                    ".br\n.B syncscope \\-\\-batch \\-\\-diff\n\\fIBASELINE\\fR \\fICANDIDATE\\fR "
+                    "[\\fB\\-\\-diff\\-report\\fR \\fIFILE\\fR]\n"
                     ".br\n.B mpirun \\-np\n\\fIP\\fR \\fBsyncscope\\-mpi \\-\\-job\\fR \\fIDIR\\fR "
                     "\\fB\\-\\-report\\fR \\fIFILE\\fR [\\fIoptions\\fR]\n"
                     ".SH DESCRIPTION\nSyncscope links a PyTorch host execution trace with its Kineto device trace "
