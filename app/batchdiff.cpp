@@ -4,6 +4,7 @@
 #include "diff/diffreport.h"
 #include "io/outputfile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -106,6 +107,15 @@ int runBatchDiff(const CliArgs &args, const CliRequest &cli)
     options.baselineWindow = windowOf(*runs[0]);
     options.candidateWindow = windowOf(*runs[1]);
     const auto diff = diffRuns(runs[0], runs[1], options);
+    // A window the user asked for must exist on both sides (as --critical-path asks, exit 6).
+    const bool windowGiven =
+        args.has("--annotation") || (args.has("--instance") && args.value("--instance") != "all");
+    for (int k = 0; k < 2 && windowGiven; ++k)
+        if (!runs[k]->criticalPath || !runs[k]->criticalPath->success) {
+            std::cerr << "syncscope: error: " << (k ? "candidate" : "baseline")
+                      << ": the requested --annotation/--instance window could not be analysed\n";
+            code = ExitAnalysis;
+        }
     const double diffSeconds = secondsSince(t1);
     if (args.has("--diff-report")) {
         const std::vector<std::string> inputs = {base.devicePath, base.hostPath, cand.devicePath, cand.hostPath,
@@ -115,7 +125,7 @@ int runBatchDiff(const CliArgs &args, const CliRequest &cli)
             writeFileAtomically(args.value("--diff-report"), diffReportJson(*diff).dump(1) + "\n", inputs);
         } catch (const OutputError &e) {
             std::cerr << "syncscope: error: " << e.what() << "\n";
-            code = ExitOutput;
+            code = std::max<int>(code, ExitOutput);
         }
     }
     if (!quiet) {

@@ -17,6 +17,8 @@ private slots:
     void jobFolderIsNotSupportedYet();
     void missingInput();
     void reportNeverOverAnInput();
+    void windowMissingIsAnAnalysisError();
+    void windowNarrowsBothRuns();
 };
 
 namespace {
@@ -108,6 +110,34 @@ void TestDiffCli::reportNeverOverAnInput()
                  nullptr, &err),
              5);
     QCOMPARE(testutil::readText(copy), before);
+}
+
+void TestDiffCli::windowMissingIsAnAnalysisError()
+{
+    QString err;
+    // The sample has 2 ProfilerSteps: HTA instance 999 does not exist.
+    QCOMPARE(run({"--batch", "--diff", kDevice, kDevice, "--annotation", "ProfilerStep", "--instance", "999"},
+                 nullptr, &err),
+             6);
+    QVERIFY2(err.contains("window"), qPrintable(err));
+}
+
+void TestDiffCli::windowNarrowsBothRuns()
+{
+    const QString dir = QString::fromStdString(testutil::tempDir());
+    QCOMPARE(run({"--batch", "--quiet", "--diff", kDevice, kDevice, "--diff-report", dir + "/whole.json"}), 0);
+    QCOMPARE(run({"--batch", "--quiet", "--diff", kDevice, kDevice, "--instance", "0", "--diff-report",
+                  dir + "/one.json"}),
+             0);
+    auto kernels = [](const QString &path) {
+        int64_t n = 0;
+        const auto report = nlohmann::json::parse(testutil::readText(path.toStdString()));
+        for (const auto &k : report.at("kernels"))
+            n += k.at("baseline").at("count").get<int64_t>();
+        return n;
+    };
+    QVERIFY(kernels(dir + "/one.json") > 0);
+    QVERIFY(kernels(dir + "/one.json") < kernels(dir + "/whole.json"));
 }
 
 QTEST_GUILESS_MAIN(TestDiffCli)

@@ -4,6 +4,7 @@
 #include "difftablemodel.h"
 #include "timeline/timelineplot.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QEvent>
 #include <QFileInfo>
@@ -58,7 +59,7 @@ std::shared_ptr<TimelineModel> compareTimelineModel(const Analysis &a)
 
 CompareWindow::CompareWindow(QWidget *parent)
     : QMainWindow(parent)
-    , m_alive(std::make_shared<bool>(true))
+    , m_alive(std::make_shared<std::atomic<bool>>(true))
 {
     setWindowTitle(tr("Syncscope \u2014 compare runs"));
     setAttribute(Qt::WA_DeleteOnClose, false);
@@ -136,7 +137,7 @@ void CompareWindow::compare(const AnalysisRequest &baseline, const AnalysisReque
                                  .arg(QFileInfo(QString::fromStdString(k ? candidate.devicePath : baseline.devicePath))
                                           .fileName()));
     QPointer<CompareWindow> self(this);
-    std::shared_ptr<bool> alive = m_alive;
+    std::shared_ptr<std::atomic<bool>> alive = m_alive;
     QThread *worker = QThread::create([self, alive, baseline, candidate] {
         std::shared_ptr<const Analysis> runs[2] = {runAnalysis(baseline), runAnalysis(candidate)};
         QString error;
@@ -159,7 +160,7 @@ void CompareWindow::compare(const AnalysisRequest &baseline, const AnalysisReque
         if (!*alive)
             return;
         QMetaObject::invokeMethod(
-            self.data(),
+            qApp, // always there; `self` is checked on the GUI thread
             [self, diff, models, error] {
                 if (!self)
                     return;

@@ -12,6 +12,7 @@
 #include <QMainWindow>
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -90,7 +91,7 @@ private:
     QLabel *m_status = nullptr;
     bool m_syncing = false;
     bool m_linking = false;
-    std::shared_ptr<bool> m_alive; // the worker's result is dropped once the window is gone
+    std::shared_ptr<std::atomic<bool>> m_alive; // the worker's result is dropped once the window is gone
 };
 
 // The timeline model of one analysed run, with its edges and critical path.
