@@ -2,6 +2,8 @@
 #include "batchdiff.h"
 
 #include "diff/diffreport.h"
+#include "diff/jobdiff.h"
+#include "job/discovery.h"
 #include "io/outputfile.h"
 
 #include <algorithm>
@@ -9,6 +11,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <optional>
 
 namespace syncscope {
 
@@ -73,6 +77,106 @@ AnalysisRequest diffRequest(const CliRequest &cli, const CliArgs &args, const Di
     return diffRunRequest(cli.request, side.devicePath, side.hostPath, windowGiven);
 }
 
+namespace {
+
+bool windowGiven(const CliArgs &args)
+{
+    return args.has("--annotation") || (args.has("--instance") && args.value("--instance") != "all");
+}
+
+// Both runs of a diff analysed (errors printed with `label`); nullopt when one did not load.
+// `code` rises to 3 (inputs) or 6 (a requested window missing).
+std::optional<std::unique_ptr<TraceDiff>> diffPair(const CliArgs &args, AnalysisRequest base, AnalysisRequest cand,
+                                                   const std::string &label, int &code)
+{
+    std::shared_ptr<Analysis> runs[2] = {runAnalysis(base), runAnalysis(cand)};
+    bool ok = true;
+    for (int k = 0; k < 2; ++k) {
+        for (const auto &d : runs[k]->diagnostics.items())
+            if (d.severity == Severity::Error)
+                std::cerr << "syncscope: error: " << label << (k ? "candidate: " : "baseline: ") << d.message << "\n";
+        if (!runs[k]->inputsOk) {
+            code = std::max<int>(code, ExitBadInput);
+            ok = false;
+        }
+    }
+    if (!ok)
+        return std::nullopt;
+    DiffOptions options;
+    options.baselineWindow = windowOf(*runs[0]);
+    options.candidateWindow = windowOf(*runs[1]);
+    for (int k = 0; k < 2 && windowGiven(args); ++k)
+        if (!runs[k]->criticalPath || !runs[k]->criticalPath->success) {
+            std::cerr << "syncscope: error: " << label << (k ? "candidate" : "baseline")
+                      << ": the requested --annotation/--instance window could not be analysed\n";
+            code = std::max<int>(code, ExitAnalysis);
+        }
+    return diffRuns(runs[0], runs[1], options);
+}
+
+} // namespace
+
+int runJobDiff(const CliArgs &args, const CliRequest &cli, const std::string &baseDir, const std::string &candDir)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    JobDiscovery jobs[2] = {discoverJob({baseDir}), discoverJob({candDir})};
+    std::vector<std::string> inputs;
+    std::map<int64_t, const JobRank *> ranks[2];
+    for (int k = 0; k < 2; ++k) {
+        for (const auto &d : jobs[k].diagnostics.items())
+            if (d.severity == Severity::Error)
+                std::cerr << "syncscope: error: " << (k ? "candidate: " : "baseline: ") << d.message << "\n";
+        for (const auto &f : jobs[k].files)
+            inputs.push_back(f.path);
+        for (const JobRank &r : jobs[k].ranks)
+            ranks[k].emplace(r.rank, &r);
+    }
+    std::vector<int64_t> only[2];
+    for (int k = 0; k < 2; ++k)
+        for (const auto &[rank, r] : ranks[k])
+            if (!ranks[1 - k].count(rank))
+                only[k].push_back(rank);
+    int code = ExitOk;
+    std::vector<RankDiffReport> reports;
+    for (const auto &[rank, a] : ranks[0]) {
+        auto it = ranks[1].find(rank);
+        if (it == ranks[1].end())
+            continue;
+        const JobRank *b = it->second;
+        const std::string label = "rank " + std::to_string(rank) + " ";
+        if (a->devicePath.empty() || b->devicePath.empty()) {
+            std::cerr << "syncscope: error: " << label << "has no device trace in the "
+                      << (a->devicePath.empty() ? "baseline" : "candidate") << "\n";
+            code = std::max<int>(code, ExitBadInput);
+            continue;
+        }
+        AnalysisRequest ra = diffRunRequest(cli.request, a->devicePath, a->hostPath, windowGiven(args));
+        AnalysisRequest rb = diffRunRequest(cli.request, b->devicePath, b->hostPath, windowGiven(args));
+        ra.rank = rb.rank = rank;
+        if (auto diff = diffPair(args, ra, rb, label, code)) // one rank at a time: memory stays one rank's
+            reports.push_back({rank, diffReportJson(**diff)});
+    }
+    if (reports.empty()) {
+        std::cerr << "syncscope: error: no rank could be compared (ranks found: baseline " << ranks[0].size()
+                  << ", candidate " << ranks[1].size() << ")\n";
+        return std::max<int>(code, ExitBadInput);
+    }
+    const auto job = mergeRankDiffs(reports, only[0], only[1]);
+    if (args.has("--diff-report")) {
+        try {
+            writeFileAtomically(args.value("--diff-report"), job.dump(1) + "\n", inputs);
+        } catch (const OutputError &e) {
+            std::cerr << "syncscope: error: " << e.what() << "\n";
+            code = std::max<int>(code, ExitOutput);
+        }
+    }
+    if (!args.has("--quiet")) {
+        std::cout << formatJobDiffSummary(job);
+        std::fprintf(stderr, "\ntiming: %.3f s for %zu ranks\n", secondsSince(t0), reports.size());
+    }
+    return code;
+}
+
 int runBatchDiff(const CliArgs &args, const CliRequest &cli)
 {
     for (const char *option : {"--job", "--host", "--device", "--sample", "--output", "--chakra-et",
@@ -82,41 +186,21 @@ int runBatchDiff(const CliArgs &args, const CliRequest &cli)
     DiffSideSpec base, cand;
     if (std::string error; !diffSides(args, base, cand, error))
         return usage(error);
-    if (base.jobFolder || cand.jobFolder)
-        return usage("--diff of job folders is not supported yet ('" +
-                     (base.jobFolder ? base.devicePath : cand.devicePath) +
-                     "' is a directory); give DEVICE_TRACE[,HOST_ET] for each run");
+    if (base.jobFolder != cand.jobFolder)
+        return usage("--diff compares two job folders or two runs, not one of each ('" +
+                     (base.jobFolder ? base.devicePath : cand.devicePath) + "' is a directory)");
+    if (base.jobFolder)
+        return runJobDiff(args, cli, base.devicePath, cand.devicePath);
     const bool quiet = args.has("--quiet");
     const auto t0 = std::chrono::steady_clock::now();
-    std::shared_ptr<Analysis> runs[2];
     int code = ExitOk;
-    const DiffSideSpec *specs[2] = {&base, &cand};
-    for (int k = 0; k < 2; ++k) {
-        runs[k] = runAnalysis(diffRequest(cli, args, *specs[k]));
-        for (const auto &d : runs[k]->diagnostics.items())
-            if (d.severity == Severity::Error)
-                std::cerr << "syncscope: error: " << (k ? "candidate: " : "baseline: ") << d.message << "\n";
-        if (!runs[k]->inputsOk)
-            code = ExitBadInput;
-    }
-    if (code != ExitOk)
+    auto result = diffPair(args, diffRequest(cli, args, base), diffRequest(cli, args, cand), "", code);
+    if (!result)
         return code;
-    const double analysisSeconds = secondsSince(t0);
-    const auto t1 = std::chrono::steady_clock::now();
-    DiffOptions options;
-    options.baselineWindow = windowOf(*runs[0]);
-    options.candidateWindow = windowOf(*runs[1]);
-    const auto diff = diffRuns(runs[0], runs[1], options);
-    // A window the user asked for must exist on both sides (as --critical-path asks, exit 6).
-    const bool windowGiven =
-        args.has("--annotation") || (args.has("--instance") && args.value("--instance") != "all");
-    for (int k = 0; k < 2 && windowGiven; ++k)
-        if (!runs[k]->criticalPath || !runs[k]->criticalPath->success) {
-            std::cerr << "syncscope: error: " << (k ? "candidate" : "baseline")
-                      << ": the requested --annotation/--instance window could not be analysed\n";
-            code = ExitAnalysis;
-        }
-    const double diffSeconds = secondsSince(t1);
+    const auto &diff = *result;
+    const Analysis *runs[2] = {diff->baseline.get(), diff->candidate.get()};
+    const double analysisSeconds = secondsSince(t0) - diff->matchSeconds - diff->aggregateSeconds;
+    const double diffSeconds = diff->matchSeconds + diff->aggregateSeconds;
     if (args.has("--diff-report")) {
         const std::vector<std::string> inputs = {base.devicePath, base.hostPath, cand.devicePath, cand.hostPath,
                                                  runs[0]->devicePath, runs[0]->hostPath, runs[1]->devicePath,

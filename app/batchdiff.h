@@ -15,7 +15,7 @@ namespace syncscope {
 // commas and all.
 struct DiffSideSpec {
     std::string devicePath, hostPath;
-    bool jobFolder = false; // a directory: not supported yet
+    bool jobFolder = false; // a directory: a job folder (devicePath holds it)
 };
 bool parseDiffSide(const std::string &text, DiffSideSpec &out, std::string &error);
 
@@ -27,5 +27,9 @@ bool diffSides(const CliArgs &args, DiffSideSpec &baseline, DiffSideSpec &candid
 AnalysisRequest diffRequest(const CliRequest &cli, const CliArgs &args, const DiffSideSpec &side);
 
 int runBatchDiff(const CliArgs &args, const CliRequest &cli);
+
+// Both runs job folders: ranks discovered in each (core/job/discovery), every rank
+// found in both diffed one at a time, the rank diffs merged (core/diff/jobdiff).
+int runJobDiff(const CliArgs &args, const CliRequest &cli, const std::string &baseDir, const std::string &candDir);
 
 } // namespace syncscope

@@ -20,7 +20,8 @@ const std::vector<CliOption> &cliOptions()
          "against the measured time."},
         {"--diff", "BASELINE", "Mode",
          "Compare two runs: --diff BASELINE CANDIDATE, each run DEVICE_TRACE[,HOST_ET] (two files in either "
-         "order, or a device trace alone; a name that exists as a file is taken whole). With --batch: steps, "
+         "order, or a device trace alone; a name that exists as a file is taken whole), or two job folders "
+         "(--batch: diffed rank by rank and merged). With --batch: steps, "
          "structurally matched ops, kernels, copies, sync waits, critical path and the top 20 changes on stdout; "
          "without: the compare window. --annotation/--instance narrow both runs alike. See docs/diff.md."},
         {"--diff-report", "FILE", "Outputs", "With --diff: write the run diff as JSON (docs/diff.md)."},

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
                 DiffSideSpec base, cand;
                 if (!diffSides(cli, base, cand, error) || base.jobFolder || cand.jobFolder) {
                     std::cerr << "syncscope: "
-                              << (error.empty() ? "--diff of job folders is not supported yet" : error)
+                              << (error.empty() ? "the compare window takes two runs, not job folders (use --batch --diff for those)" : error)
                               << "\nTry 'syncscope --help' for more information.\n";
                     return ExitUsage;
                 }

@@ -159,7 +159,7 @@ ojson diffReportJson(const TraceDiff &d)
     ojson top = ojson::array();
     for (size_t i = 0; i < d.top.size(); ++i) {
         const TopChange &c = d.top[i];
-        top.push_back({{"rank", i + 1},
+        top.push_back({{"position", i + 1},
                        {"category", c.category},
                        {"name", c.name},
                        {"where", c.where},

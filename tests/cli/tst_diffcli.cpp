@@ -2,6 +2,8 @@
 // --batch --diff on the command line: the run syntax, the report, exit codes.
 #include "testutil.h"
 
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QtTest>
 
@@ -14,7 +16,8 @@ private slots:
     void sampleAgainstItself();
     void deviceTraceAlone();
     void usageErrors();
-    void jobFolderIsNotSupportedYet();
+    void jobFolders();
+    void jobFolderAgainstAPairIsAUsageError();
     void missingInput();
     void reportNeverOverAnInput();
     void windowMissingIsAnAnalysisError();
@@ -84,11 +87,37 @@ void TestDiffCli::usageErrors()
     QVERIFY2(err.contains("DEVICE_TRACE[,HOST_ET]"), qPrintable(err));
 }
 
-void TestDiffCli::jobFolderIsNotSupportedYet()
+void TestDiffCli::jobFolders()
+{
+    // Two job folders holding the sample pair (rank 0): one rank diffed, merged.
+    const std::string dir = testutil::tempDir();
+    for (const char *side : {"/a", "/b"}) {
+        QDir().mkpath(QString::fromStdString(dir + side));
+        QVERIFY(QFile::copy(kDevice, QString::fromStdString(dir + side + "/sample.kineto.json.gz")));
+        QVERIFY(QFile::copy(kHost, QString::fromStdString(dir + side + "/sample.et.json.gz")));
+    }
+    const QString report = QString::fromStdString(dir + "/job.json");
+    QString out, err;
+    QCOMPARE(run({"--batch", "--diff", QString::fromStdString(dir + "/a"), QString::fromStdString(dir + "/b"),
+                  "--diff-report", report},
+                 &out, &err),
+             0);
+    QVERIFY2(out.contains("job diff"), qPrintable(out + err));
+    const auto j = nlohmann::json::parse(testutil::readText(report.toStdString()));
+    QCOMPARE(j.at("job").get<bool>(), true);
+    QCOMPARE(j.at("ranks").size(), size_t(1));
+    QVERIFY(!j.at("ranks")[0].at("baseline").at("host").get<std::string>().empty());
+    QVERIFY(!j.at("kernels").empty());
+    for (const auto &k : j.at("kernels"))
+        QCOMPARE(k.at("delta_us").get<double>(), 0.0);
+    QVERIFY(j.at("top_changes").empty());
+}
+
+void TestDiffCli::jobFolderAgainstAPairIsAUsageError()
 {
     QString err;
     QCOMPARE(run({"--batch", "--diff", QStringLiteral(SYNCSCOPE_SAMPLE_DIR), kDevice}, nullptr, &err), 2);
-    QVERIFY2(err.contains("not supported yet"), qPrintable(err));
+    QVERIFY2(err.contains("two job folders or two runs"), qPrintable(err));
 }
 
 void TestDiffCli::missingInput()

@@ -8,6 +8,7 @@
 
 #include "diff/align.h"
 #include "diff/diffreport.h"
+#include "diff/jobdiff.h"
 #include "tracegen.h"
 
 #include <QtTest>
@@ -32,6 +33,7 @@ private slots:
     void aggregatesEqualPlainReaggregation();
     void windowNarrowsBothSides();
     void deterministic();
+    void jobDiffMergesRanks();
 };
 
 namespace {
@@ -424,6 +426,64 @@ void TestDiff::deterministic()
     const std::string two = diffReportJson(*diffRuns(analysePair(ga), analysePair(gb))).dump();
     QCOMPARE(one, two);
     QVERIFY(formatDiffSummary(*diffRuns(analysePair(ga), analysePair(gb))).find("top changes") != std::string::npos);
+}
+
+void TestDiff::jobDiffMergesRanks()
+{
+    // Two 2-rank jobs from one seed; in the candidate rank 1 computes 3x slower.
+    const std::string dir = testutil::tempDir();
+    tracegen::JobOptions o;
+    o.ranks = 2;
+    o.steps = 2;
+    o.gzip = false;
+    o.seed = 9;
+    o.dir = dir + "/a";
+    const auto a = tracegen::generateJob(o);
+    o.dir = dir + "/b";
+    o.straggler = 1;
+    o.stragglerScale = 3;
+    const auto b = tracegen::generateJob(o);
+    std::vector<RankDiffReport> reports;
+    for (int r = 0; r < 2; ++r) {
+        auto d = diffRuns(analysePair(a.ranks[r]), analysePair(b.ranks[r]));
+        reports.push_back({r, diffReportJson(*d)});
+    }
+    const auto job = mergeRankDiffs(reports, {}, {3});
+    QCOMPARE(job.at("ranks").size(), size_t(2));
+    QCOMPARE(job.at("ranks_only_in_candidate"), nlohmann::ordered_json::array({3}));
+    // Every per-name aggregate is the sum of the ranks'.
+    for (const auto &k : job.at("kernels")) {
+        int64_t count = 0;
+        double total = 0;
+        for (const auto &r : reports)
+            for (const auto &x : r.report.at("kernels"))
+                if (x.at("name") == k.at("name")) {
+                    count += x.at("candidate").at("count").get<int64_t>();
+                    total += x.at("candidate").at("total_us").get<double>();
+                }
+        QCOMPARE(k.at("candidate").at("count").get<int64_t>(), count);
+        QVERIFY(std::fabs(k.at("candidate").at("total_us").get<double>() - total) < 1e-6);
+    }
+    // The straggler's compute kernels changed on rank 1 only.
+    auto gemmDelta = [](const nlohmann::ordered_json &report) {
+        double d = 0;
+        for (const auto &k : report.at("kernels"))
+            if (k.at("name").get<std::string>().find("gemm") != std::string::npos)
+                d += k.at("delta_us").get<double>();
+        return d;
+    };
+    QCOMPARE(gemmDelta(reports[0].report), 0.0);
+    QVERIFY(gemmDelta(reports[1].report) > 0);
+    QVERIFY(std::fabs(gemmDelta(job) - gemmDelta(reports[1].report)) < 1e-6);
+    const auto &top = job.at("top_changes");
+    QVERIFY(!top.empty());
+    for (size_t i = 1; i < top.size(); ++i)
+        QVERIFY(std::fabs(top[i - 1].at("delta_us").get<double>()) >= std::fabs(top[i].at("delta_us").get<double>()));
+    for (const auto &t : top)
+        if (t.at("category") == "kernel" && t.at("name").get<std::string>().find("gemm") != std::string::npos)
+            QCOMPARE(t.at("rank").get<int64_t>(), int64_t(1));
+    // The slowest rank of each step in the candidate is the straggler or waits on it.
+    QVERIFY(formatJobDiffSummary(job).find("rank 1") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestDiff)
