@@ -101,12 +101,18 @@ void TestCompareWindow::cursorIsSynchronised()
     w.showStep(1);
     QVERIFY(std::isnan(w.candidatePlot()->cursorNs()));
     TimelinePlot *p = w.baselinePlot();
-    const QPoint pos(p->plotRect().left() + p->plotRect().width() / 2, p->plotRect().top() + 20);
+    const QPoint pos(p->plotRect().left() + p->plotRect().width() / 2, p->plotRect().top() + 2); // a header: no op
+    QCOMPARE(p->eventAt(pos), qint64(-1));
     QMouseEvent move(QEvent::MouseMove, pos, p->mapToGlobal(pos), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
     QApplication::sendEvent(p, &move);
     const double a = p->cursorNs(), b = w.candidatePlot()->cursorNs();
     QVERIFY(!std::isnan(a) && !std::isnan(b));
     QVERIFY(std::fabs((b - a) - w.stepOffsetNs(w.stepAt(true, a))) < 1.0);
+    // Hovering a matched op puts the other cursor on its match's start.
+    const auto &m = m_diff->matches;
+    const uint32_t a0 = m_diff->baselineOps.event[m[3].first], b0 = m_diff->candidateOps.event[m[3].second];
+    Q_EMIT p->eventHovered(a0);
+    QCOMPARE(w.candidatePlot()->cursorNs(), w.candidatePlot()->model()->startNs(b0));
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(p, &leave);
     QVERIFY(std::isnan(w.candidatePlot()->cursorNs()));

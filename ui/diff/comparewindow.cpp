@@ -86,7 +86,13 @@ CompareWindow::CompareWindow(QWidget *parent)
         v->addWidget(m_plots[k], 1);
         connect(m_plots[k], &TimelinePlot::rangeChanged, this, [this, k] { syncRange(k); });
         connect(m_plots[k]->selection(), &Selection::changed, this, [this, k](qint64 ev) { linkSelection(k, ev); });
-        connect(m_plots[k], &TimelinePlot::eventHovered, this, [this, k](qint64 ev) { describeHover(k, ev); });
+        connect(m_plots[k], &TimelinePlot::eventHovered, this, [this, k](qint64 ev) {
+            describeHover(k, ev);
+            // Hovering a matched op puts the other run's cursor on its match.
+            const qint64 other = counterpart(k == 0, ev);
+            if (other >= 0 && m_models[1 - k])
+                m_plots[1 - k]->setCursorNs(m_models[1 - k]->startNs(static_cast<uint32_t>(other)));
+        });
     }
     m_tableModel = new DiffTableModel(this);
     m_sorted = new QSortFilterProxyModel(this);
