@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "batch.h"
 
+#include "batchdiff.h"
 #include "batchjob.h"
 #include "batchwhatif.h"
 #include "clirequest.h"
@@ -80,6 +81,10 @@ int inspectChakraEt(const std::string &path, bool replay)
 
 int runBatch(const CliArgs &args, const CliRequest &cli)
 {
+    if (args.has("--diff"))
+        return runBatchDiff(args, cli);
+    if (args.has("--diff-report"))
+        return usage("--diff-report needs --diff BASELINE CANDIDATE");
     if (args.has("--job"))
         return runBatchJob(args, cli);
     if (args.has("--inspect"))

@@ -18,6 +18,13 @@ const std::vector<CliOption> &cliOptions()
          "With --inspect: replay the .et as a simulator would (a node starts when its ctrl_deps and data_deps are "
          "done and its CPU thread or GPU stream is free) and print the replayed time per ProfilerStep and overall "
          "against the measured time."},
+        {"--diff", "BASELINE", "Mode",
+         "Compare two runs: --diff BASELINE CANDIDATE, each run DEVICE_TRACE[,HOST_ET] (two files in either "
+         "order, or a device trace alone; a name that exists as a file is taken whole), or two job folders "
+         "(--batch: diffed rank by rank and merged). With --batch: steps, "
+         "structurally matched ops, kernels, copies, sync waits, critical path and the top 20 changes on stdout; "
+         "without: the compare window. --annotation/--instance narrow both runs alike. See docs/diff.md."},
+        {"--diff-report", "FILE", "Outputs", "With --diff: write the run diff as JSON (docs/diff.md)."},
         {"--open-pair", nullptr, "Mode",
          "Start the inspector with its Open pair dialog (the desktop entry's \"Open Trace Pair\" action)."},
         {"--host", "FILE", "Inputs", "Host execution trace (PyTorch ExecutionTraceObserver JSON, .json or .json.gz)."},
@@ -205,6 +212,7 @@ std::string helpText()
         "  syncscope --sample                         open the bundled sample pair\n"
         "  syncscope --batch --host HOST_ET --device DEVICE_TRACE [options]\n"
         "  syncscope --batch --job DIR [--jobs N] [--output-dir OUT] [--report FILE] [options]\n"
+        "  syncscope [--batch] --diff BASELINE CANDIDATE [--diff-report FILE]   compare two runs\n"
         "\n"
         "Syncscope links a PyTorch host execution trace with its Kineto device trace the way\n"
         "Chakra's chakra_trace_link does, infers CPU-GPU synchronisation and the critical path\n"
@@ -262,6 +270,8 @@ std::string manPage()
                     ".B syncscope \\-\\-batch \\-\\-host\n\\fIHOST_ET\\fR \\fB\\-\\-device\\fR \\fIDEVICE_TRACE\\fR "
                     "[\\fIoptions\\fR]\n.br\n"
                     ".B syncscope \\-\\-batch \\-\\-job\n\\fIDIR\\fR [\\fIoptions\\fR]\n"
+                    ".br\n.B syncscope \\-\\-batch \\-\\-diff\n\\fIBASELINE\\fR \\fICANDIDATE\\fR "
+                    "[\\fB\\-\\-diff\\-report\\fR \\fIFILE\\fR]\n"
                     ".br\n.B mpirun \\-np\n\\fIP\\fR \\fBsyncscope\\-mpi \\-\\-job\\fR \\fIDIR\\fR "
                     "\\fB\\-\\-report\\fR \\fIFILE\\fR [\\fIoptions\\fR]\n"
                     ".SH DESCRIPTION\nSyncscope links a PyTorch host execution trace with its Kineto device trace "

@@ -40,7 +40,8 @@ bool parseBounded(const std::string &option, const std::string &text, int64_t lo
 
 // Options that name a file: an empty name is a usage error, never "not given".
 const char *const kPathOptions[] = {"--host",    "--device",        "--inspect", "--output", "--chakra-et",
-                                    "--overlay", "--critical-path", "--report",  "--screenshot"};
+                                    "--overlay", "--critical-path", "--report",  "--screenshot",
+                                    "--diff",    "--diff-report"};
 
 } // namespace
 
@@ -94,6 +95,8 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
             req.devicePath = sample.device;
     }
     for (const auto &p : args.positional) {
+        if (args.has("--diff"))
+            break; // the candidate run of --diff BASELINE CANDIDATE (app/batchdiff)
         if (req.hostPath.empty())
             req.hostPath = p;
         else if (req.devicePath.empty())
@@ -159,7 +162,7 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
         error = "--size takes WIDTHxHEIGHT between 200 and 10000 pixels (got '" + args.value("--size") + "')";
         return false;
     }
-    if (!out.screenshot.empty() && !out.hasInputs) {
+    if (!out.screenshot.empty() && !out.hasInputs && !args.has("--diff")) {
         error = "--screenshot needs a trace (files or --sample)";
         return false;
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Entry point: batch mode never creates a Q(Gui)Application, so it needs no display.
 #include "batch.h"
+#include "batchdiff.h"
 #include "cliargs.h"
 #include "clirequest.h"
 #include "io/outputfile.h"
@@ -52,6 +53,18 @@ int main(int argc, char **argv)
             gui.height = request.height;
             gui.select = request.select;
             gui.openPair = request.openPair;
+            if (cli.has("--diff")) { // the compare window
+                DiffSideSpec base, cand;
+                if (!diffSides(cli, base, cand, error) || base.jobFolder || cand.jobFolder) {
+                    std::cerr << "syncscope: "
+                              << (error.empty() ? "the compare window takes two runs, not job folders (use --batch --diff for those)" : error)
+                              << "\nTry 'syncscope --help' for more information.\n";
+                    return ExitUsage;
+                }
+                gui.diff = true;
+                gui.diffBaseline = diffRequest(request, cli, base);
+                gui.diffCandidate = diffRequest(request, cli, cand);
+            }
             return runGui(argc, argv, gui);
         }
 #else

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "guimain.h"
 
+#include "diff/comparewindow.h"
 #include "exporter.h"
 #include "io/outputfile.h"
 #include "mainwindow.h"
@@ -65,6 +66,38 @@ int screenshot(ui::MainWindow &window, const GuiOptions &cli)
     return ok ? ExitOk : ExitBadInput;
 }
 
+// --diff with --screenshot: both runs analysed, the compare window rendered.
+int compareScreenshot(const GuiOptions &cli)
+{
+    const std::vector<std::string> inputs = {cli.diffBaseline.hostPath, cli.diffBaseline.devicePath,
+                                             cli.diffCandidate.hostPath, cli.diffCandidate.devicePath};
+    if (const std::string problem = outputPathProblem(cli.screenshot, inputs); !problem.empty()) {
+        std::cerr << "syncscope: error: " << problem << "\n";
+        return ExitOutput;
+    }
+    ui::CompareWindow window;
+    window.resize(cli.width, cli.height);
+    window.show();
+    QEventLoop loop;
+    bool ok = false;
+    QObject::connect(&window, &ui::CompareWindow::loadFinished, &loop, [&](bool success) {
+        ok = success;
+        loop.quit();
+    });
+    window.compare(cli.diffBaseline, cli.diffCandidate);
+    loop.exec();
+    if (!ok)
+        std::cerr << "syncscope: the runs could not be compared: " << window.statusText().toStdString() << "\n";
+    for (int i = 0; i < 5; ++i)
+        QCoreApplication::processEvents();
+    const QString error = ui::saveScreenshot(window.grab(), cli.screenshot, inputs);
+    if (!error.isEmpty()) {
+        std::cerr << "syncscope: error: could not write the screenshot: " << error.toStdString() << "\n";
+        return ExitOutput;
+    }
+    return ok ? ExitOk : ExitBadInput;
+}
+
 } // namespace
 
 int runGui(int argc, char **argv, const GuiOptions &cli)
@@ -87,6 +120,14 @@ int runGui(int argc, char **argv, const GuiOptions &cli)
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.syncscope.Syncscope"),
                                                  QIcon(QStringLiteral(":/icons/syncscope.png"))));
 
+    if (cli.diff && headless)
+        return compareScreenshot(cli);
+    if (cli.diff) {
+        ui::CompareWindow compare;
+        compare.show();
+        compare.compare(cli.diffBaseline, cli.diffCandidate);
+        return app.exec();
+    }
     ui::MainWindow window;
     const SamplePair sample = findSamplePair(argc > 0 ? argv[0] : nullptr);
     window.setSamplePair(QString::fromStdString(sample.host), QString::fromStdString(sample.device));

@@ -17,6 +17,9 @@ struct GuiOptions {
     int width = 1600, height = 1000;
     std::string select;               // op to select (by name) before the screenshot
     bool openPair = false;            // start with the Open pair dialog
+    // --diff BASELINE CANDIDATE: the compare window (ui/diff) instead of the inspector.
+    bool diff = false;
+    AnalysisRequest diffBaseline, diffCandidate;
 };
 
 // Returns an exit code (session/exitcodes.h).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "diff/comparewindow.h"
+
 #include "openpairdialog.h"
 #include "panels/aggregatepanel.h"
 #include "panels/criticalpathpanel.h"
@@ -197,6 +199,14 @@ void MainWindow::createActions()
     m_reloadAction->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
     m_reloadAction->setToolTip(tr("Load the pair again (resumes a cancelled load)"));
     m_reloadAction->setEnabled(false);
+    QAction *compare = file->addAction(tr("&Compare with\u2026"), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(
+            this, tr("Compare with: the other run's device trace (and its host trace)"), QString(),
+            tr("Traces (*.json *.json.gz);;All files (*)"));
+        if (!files.isEmpty())
+            compareWith(files[0], files.size() > 1 ? files[1] : QString());
+    });
+    compare->setObjectName(QStringLiteral("compareWith"));
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
     for (ExportKind kind : availableExportKinds()) {
@@ -348,6 +358,21 @@ void MainWindow::openSample()
     r.devicePath = m_sampleDevice.toStdString();
     r.rolesGiven = true;
     openRequest(r);
+}
+
+QWidget *MainWindow::compareWith(const QString &first, const QString &second)
+{
+    if (!m_analysis || !m_analysis->inputsOk) {
+        if (m_interactive)
+            QMessageBox::information(this, tr("Compare with"), tr("Open the baseline run first."));
+        return nullptr;
+    }
+    auto *window = new CompareWindow(this);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->compare(diffRunRequest(m_template, m_analysis->devicePath, m_analysis->hostPath, false),
+                    diffRunRequest(m_template, first.toStdString(), second.toStdString(), false));
+    window->show();
+    return window;
 }
 
 void MainWindow::openFiles(const QString &first, const QString &second)

@@ -48,6 +48,8 @@ public:
     void setSamplePair(const QString &host, const QString &device);
     // File > Open pair... (the desktop entry's "Open Trace Pair" action starts here).
     void showOpenDialog();
+    // File > Compare with...: the loaded run against one or two files (ui/diff); returns the window.
+    QWidget *compareWith(const QString &first, const QString &second = {});
     // Tests and screenshots: no modal dialogs (fatal errors and export results still go to the panels/status bar).
     void setInteractive(bool on) { m_interactive = on; }
     // Whether opened pairs go to File > Open Recent (not for screenshots).

@@ -16,6 +16,7 @@ int usage()
     std::fprintf(stderr,
                  "usage: syncscope-tracegen --out PREFIX [--steps N | --target-mb MB] [--layers L] [--seed S]\n"
                  "                          [--rank R] [--world-size W] [--gzip] [--sample]\n"
+                 "                          [--slow-kernel SUBSTR --slow-kernel-scale X] [--extra-sync]\n"
                  "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
                  "       syncscope-tracegen --job DIR --ranks N [--steps N] [--layers L] [--seed S] [--plain]\n"
                  "                          [--straggler R] [--straggler-scale X] [--max-clock-offset-us US]\n"
@@ -54,6 +55,12 @@ int main(int argc, char **argv)
             o.rank = std::atoi(v);
         else if (a == "--world-size" && (v = next()))
             o.worldSize = std::atoi(v);
+        else if (a == "--slow-kernel" && (v = next()))
+            o.slowKernel = v;
+        else if (a == "--slow-kernel-scale" && (v = next()))
+            o.slowKernelScale = std::atof(v);
+        else if (a == "--extra-sync")
+            o.extraSync = true;
         else if (a == "--gzip")
             o.gzip = true;
         else if (a == "--sample")

@@ -303,7 +303,9 @@ private:
         double &free = m_streamFree[stream];
         const double start = std::max(ready, free);
         // Job mode: a straggler's compute kernels are slower (same random draws, so ranks stay comparable).
-        const double scale = m_opt.job && cat == "kernel" && stream != kNcclStream ? m_opt.job->computeScale : 1.0;
+        double scale = m_opt.job && cat == "kernel" && stream != kNcclStream ? m_opt.job->computeScale : 1.0;
+        if (cat == "kernel" && !m_opt.slowKernel.empty() && name.find(m_opt.slowKernel) != std::string::npos)
+            scale *= m_opt.slowKernelScale;
         double dur = jitter(gpuUs * scale);
         if (m_launchingCollective && m_opt.job)
             dur = collectiveEnd(start) - start;
@@ -598,6 +600,17 @@ private:
                kComputeStream, 12.0);
         end(kMainTid);
         end(kMainTid);
+
+        if (m_opt.extraSync) { // an extra loss.item(): the A/B pairs' injected sync
+            begin(kMainTid, "aten::item", "cpu_op", "aten::item(Tensor self) -> Scalar", {tensor({})}, {});
+            begin(kMainTid, "aten::_local_scalar_dense", "cpu_op", "aten::_local_scalar_dense(Tensor self) -> Scalar",
+                  {tensor({})}, {});
+            launch(kMainTid, "gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", kComputeStream, 2.0, "cudaMemcpyAsync",
+                   ", \"bytes\": 4");
+            streamSync(kMainTid, kComputeStream);
+            end(kMainTid);
+            end(kMainTid);
+        }
 
         // step timing with a CUDA event pair, and a device-wide sync every other step
         begin(kMainTid, "step_timing", "user_annotation");

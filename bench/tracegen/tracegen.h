@@ -31,6 +31,12 @@ struct Options {
     int worldSize = 2;
     uint64_t seed = 1;
     bool sample = false;              // label the files as Syncscope's bundled sample
+    // A/B pairs for the run diff: kernels whose name contains slowKernel take
+    // slowKernelScale times longer; extraSync adds a loss.item() (a DtoH copy and a
+    // stream sync) after the optimizer step of every step.
+    std::string slowKernel;
+    double slowKernelScale = 1.0;
+    bool extraSync = false;
     // Job mode only: new-style collective args (Seq), pid 31337 + rank, a first gradient bucket
     // mid-backward, and timestamps on the rank's own clock (true time + clockOffsetUs).
     JobTiming *job = nullptr;

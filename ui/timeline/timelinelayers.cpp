@@ -102,6 +102,9 @@ void BoxLayer::draw(QCPPainter *painter)
         if (b.folded()) {
             ++stats.foldedBoxes;
             fill = c.dark ? fill.darker(135) : fill.darker(118);
+        } else if (p.m_tints) { // compare window: coloured by delta
+            if (auto it = p.m_tints->find(static_cast<uint32_t>(b.event)); it != p.m_tints->end())
+                fill = it->second;
         }
         if (b.critical) // the critical path as a band on its ops
             painter->fillRect(r.adjusted(-2, -1, 2, 1), c.criticalBand);
@@ -154,6 +157,14 @@ void BoxLayer::draw(QCPPainter *painter)
             painter->setBrush(Qt::NoBrush);
             painter->setPen(QPen(c.selection, 2.5));
             painter->drawRect(r);
+        }
+    }
+    // The compare window's synchronised cursor.
+    if (!std::isnan(p.m_cursorNs)) {
+        const double x = rect.left() + view.toX(p.m_cursorNs);
+        if (x >= rect.left() && x <= rect.right()) {
+            painter->setPen(QPen(c.selection, 1, Qt::DashLine));
+            painter->drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()));
         }
     }
 }

@@ -73,6 +73,20 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     Q_EMIT scrollChanged(m_scrollY);
 }
 
+void TimelinePlot::setEventTints(std::shared_ptr<const std::unordered_map<uint32_t, QColor>> tints)
+{
+    m_tints = std::move(tints);
+    refresh();
+}
+
+void TimelinePlot::setCursorNs(double ns)
+{
+    if (ns == m_cursorNs || (std::isnan(ns) && std::isnan(m_cursorNs)))
+        return;
+    m_cursorNs = ns;
+    refresh();
+}
+
 void TimelinePlot::setProjection(std::shared_ptr<const ProjectedShifts> shifts)
 {
     m_projection = std::move(shifts);

@@ -20,6 +20,7 @@
 #include <QElapsedTimer>
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -105,6 +106,11 @@ public:
     // Draws each moved op's projected place as a dashed outline (null: none).
     void setProjection(std::shared_ptr<const ProjectedShifts> shifts);
     bool hasProjection() const { return m_projection != nullptr; }
+    // The compare window: a fill colour per op instead of its category's (null: none),
+    // and a vertical cursor line at a time (ns from the trace start; NaN: none).
+    void setEventTints(std::shared_ptr<const std::unordered_map<uint32_t, QColor>> tints);
+    void setCursorNs(double ns);
+    double cursorNs() const { return m_cursorNs; }
     const TimelineColors &colors() const { return m_colors; }
     void setColors(const TimelineColors &colors);
     void setLabelWidth(int px);
@@ -144,6 +150,8 @@ private:
 
     std::shared_ptr<TimelineModel> m_model;
     std::shared_ptr<const ProjectedShifts> m_projection;
+    std::shared_ptr<const std::unordered_map<uint32_t, QColor>> m_tints;
+    double m_cursorNs = std::numeric_limits<double>::quiet_NaN();
     Selection *m_selection;
     EdgeToggles *m_toggles;
     ZoomHistory *m_history;
