@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QIcon>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QPixmap>
 #include <QTimer>
 
@@ -24,6 +25,20 @@ bool haveDisplay()
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
            !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+// A folder given alone is a job (every rank under it); else one pair.
+bool isJobInput(const GuiOptions &cli)
+{
+    return cli.request.hostPath.empty() && QFileInfo(QString::fromStdString(cli.request.devicePath)).isDir();
+}
+
+void openInputs(ui::MainWindow &window, const GuiOptions &cli)
+{
+    if (isJobInput(cli))
+        window.openJob(QString::fromStdString(cli.request.devicePath));
+    else
+        window.openRequest(cli.request);
 }
 
 // Loads, renders the window offscreen and saves it; no user interaction.
@@ -46,7 +61,7 @@ int screenshot(ui::MainWindow &window, const GuiOptions &cli)
         ok = success;
         loop.quit();
     });
-    window.openRequest(cli.request);
+    openInputs(window, cli);
     loop.exec();
     if (!ok)
         std::cerr << "syncscope: the traces could not be loaded; the screenshot shows the diagnostics\n";
@@ -99,7 +114,7 @@ int runGui(int argc, char **argv, const GuiOptions &cli)
     window.show();
     window.restoreLayout();
     if (cli.hasInputs)
-        window.openRequest(cli.request);
+        openInputs(window, cli);
     else if (cli.openPair)
         QTimer::singleShot(0, &window, &ui::MainWindow::showOpenDialog);
     return app.exec();

@@ -18,6 +18,8 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QActionGroup>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -59,6 +61,7 @@ bool isTraceFile(const QString &path)
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_loader(new Loader(this))
+    , m_jobLoader(new JobLoader(this))
     , m_stack(new QStackedWidget(this))
     , m_start(new StartPage(this))
     , m_timeline(new TimelineView(this))
@@ -96,6 +99,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_statusLabel->setText(tr("Open a trace pair to start."));
 
     connect(m_cancel, &QPushButton::clicked, m_loader, &Loader::cancel);
+    connect(m_cancel, &QPushButton::clicked, m_jobLoader, &JobLoader::cancel);
+    connect(m_jobLoader, &JobLoader::progress, this, &MainWindow::onProgress);
+    connect(m_jobLoader, &JobLoader::timelineReady, this, &MainWindow::onJobTimelineReady);
+    connect(m_jobLoader, &JobLoader::finished, this, &MainWindow::onJobFinished);
     connect(m_loader, &Loader::progress, this, &MainWindow::onProgress);
     connect(m_loader, &Loader::timelineReady, this, &MainWindow::onTimelineReady);
     connect(m_loader, &Loader::finished, this, &MainWindow::onFinished);
@@ -106,8 +113,13 @@ MainWindow::MainWindow(QWidget *parent)
             [this](const RecentPair &p) { openFiles(p.host.isEmpty() ? p.device : p.host, p.host.isEmpty() ? QString() : p.device); });
 
     TimelinePlot *plot = m_timeline->plot();
-    connect(plot->selection(), &Selection::changed, m_details->model(), &DetailsModel::setEvent);
-    connect(m_details, &DetailsPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(plot->selection(), &Selection::changed, this, &MainWindow::onSelectionChanged);
+    connect(m_details, &DetailsPanel::eventRequested, this, [this](qint64 event) {
+        // In a job the details show one rank's analysis: its events are that rank's.
+        if (m_model && m_model->isJob() && m_detailsPart >= 0 && size_t(m_detailsPart) < m_model->parts.size())
+            event += m_model->parts[size_t(m_detailsPart)].base;
+        jumpTo(event);
+    });
     connect(m_search, &SearchPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(m_cpPanel, &CriticalPathPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(m_syncWaits, &SyncWaitsPanel::eventRequested, this, &MainWindow::jumpTo);
@@ -188,6 +200,10 @@ void MainWindow::createActions()
     QAction *open = file->addAction(tr("&Open pair\u2026"), this, &MainWindow::showOpenDialog);
     open->setShortcut(QKeySequence::Open);
     open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    QAction *openJobAction = file->addAction(tr("Open &job\u2026"), this, &MainWindow::showOpenJobDialog);
+    openJobAction->setObjectName(QStringLiteral("openJob"));
+    openJobAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openJobAction->setToolTip(tr("Open a folder of ranks (every rank's host and device traces) on one timeline"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction *sample = file->addAction(tr("Open the &sample pair"), this, &MainWindow::openSample);
     sample->setObjectName(QStringLiteral("openSample"));
@@ -261,6 +277,37 @@ void MainWindow::createActions()
     nextOnPath->setShortcutContext(Qt::WindowShortcut);
     prevOnPath->setShortcutContext(Qt::WindowShortcut);
     view->addSeparator();
+    // Jobs: the ranks' clocks and order.
+    m_rawClocksAction = view->addAction(tr("&Raw clocks (each rank on its own)"));
+    m_rawClocksAction->setObjectName(QStringLiteral("rawClocks"));
+    m_rawClocksAction->setCheckable(true);
+    m_rawClocksAction->setToolTip(tr("Job: show each rank on its own clock instead of aligned on the reference rank"));
+    connect(m_rawClocksAction, &QAction::toggled, this, &MainWindow::setRawClocks);
+    QMenu *orderMenu = view->addMenu(tr("Rank &order"));
+    auto *orderGroup = new QActionGroup(this);
+    const std::pair<QString, RankOrder> orders[] = {{tr("By rank"), RankOrder::ByRank},
+                                                    {tr("By step time (slowest first)"), RankOrder::ByStepTime},
+                                                    {tr("By waits caused (stragglers first)"), RankOrder::ByWaitsCaused}};
+    m_rankOrderBox = new QComboBox(this);
+    m_rankOrderBox->setObjectName(QStringLiteral("rankOrder"));
+    m_rankOrderBox->setToolTip(tr("Order of the ranks on the job timeline"));
+    for (const auto &[text, order] : orders) {
+        QAction *a = orderMenu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(order == RankOrder::ByRank);
+        orderGroup->addAction(a);
+        const RankOrder o = order;
+        connect(a, &QAction::triggered, this, [this, o] { setRankOrder(o); });
+        m_rankOrderBox->addItem(tr("Ranks: %1").arg(text.toLower()), static_cast<int>(order));
+        connect(this, &MainWindow::jobChanged, a, [this, a, o] { a->setChecked(m_rankOrder == o); });
+    }
+    connect(m_rankOrderBox, &QComboBox::activated, this,
+            [this](int i) { setRankOrder(static_cast<RankOrder>(m_rankOrderBox->itemData(i).toInt())); });
+    QAction *foldAll = view->addAction(tr("Fold every rank"), this, [plot] { plot->setAllRanksExpanded(false); });
+    QAction *expandAll = view->addAction(tr("Expand every rank"), this, [plot] { plot->setAllRanksExpanded(true); });
+    for (QAction *a : {m_rawClocksAction, orderMenu->menuAction(), foldAll, expandAll})
+        m_jobActions << a;
+    view->addSeparator();
     for (QDockWidget *d : {m_detailsDock, m_cpDock, m_searchDock, m_syncDock, m_areaDock, m_diagDock})
         view->addAction(d->toggleViewAction());
 
@@ -291,6 +338,7 @@ void MainWindow::createActions()
     bar->setObjectName(QStringLiteral("maintoolbar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(open);
+    bar->addAction(openJobAction);
     bar->addAction(m_reloadAction);
     auto *exportButton = new QToolButton(bar);
     exportButton->setText(tr("Export"));
@@ -305,7 +353,16 @@ void MainWindow::createActions()
     QAction *fit = bar->addAction(tr("Fit all"), plot, &TimelinePlot::fitAll);
     fit->setToolTip(tr("Fit to where the events are (0); again: the whole trace"));
     bar->addSeparator();
+    m_jobActions << bar->addWidget(m_rankOrderBox);
+    QAction *raw = bar->addAction(tr("Raw clocks"));
+    raw->setCheckable(true);
+    raw->setToolTip(m_rawClocksAction->toolTip());
+    connect(raw, &QAction::toggled, m_rawClocksAction, &QAction::setChecked);
+    connect(m_rawClocksAction, &QAction::toggled, raw, &QAction::setChecked);
+    m_jobActions << raw << bar->addSeparator();
     bar->addWidget(m_timeline->edgeBar()); // the edges' toggles and legend
+    for (QAction *a : m_jobActions)
+        a->setVisible(false);
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -352,6 +409,10 @@ void MainWindow::openSample()
 
 void MainWindow::openFiles(const QString &first, const QString &second)
 {
+    if (second.isEmpty() && QFileInfo(first).isDir()) { // a folder of ranks
+        openJob(first);
+        return;
+    }
     AnalysisRequest r = m_template;
     if (second.isEmpty()) {
         r.hostPath.clear();
@@ -366,6 +427,8 @@ void MainWindow::openFiles(const QString &first, const QString &second)
 
 void MainWindow::openRequest(AnalysisRequest request)
 {
+    closeJob();
+    m_lastJobDir.clear();
     m_loading = {QString::fromStdString(request.hostPath), QString::fromStdString(request.devicePath)};
     m_lastRequest = request;
     m_haveLastRequest = true;
@@ -381,13 +444,17 @@ void MainWindow::openRequest(AnalysisRequest request)
 
 void MainWindow::reload()
 {
+    if (!m_lastJobDir.isEmpty() && !isLoading()) {
+        openJob(m_lastJobDir);
+        return;
+    }
     if (m_haveLastRequest && !isLoading())
         openRequest(m_lastRequest);
 }
 
 bool MainWindow::isLoading() const
 {
-    return m_loader->busy();
+    return m_loader->busy() || m_jobLoader->busy();
 }
 
 void MainWindow::showOpenDialog()
@@ -611,6 +678,8 @@ void MainWindow::updateStatus()
 
 QString MainWindow::statusSummary() const
 {
+    if (m_job && m_model)
+        return jobSummary();
     if (!m_analysis || !m_model)
         return {};
     const Analysis &a = *m_analysis;
@@ -726,6 +795,28 @@ void MainWindow::jumpTo(qint64 event)
 
 bool MainWindow::selectByName(const QString &name)
 {
+    if (m_model && m_model->isJob() && !name.isEmpty()) { // the earliest match over the ranks
+        const std::string wanted = name.toStdString();
+        qint64 exact = -1, partial = -1;
+        for (const TimelineRankPart &part : m_model->parts)
+            for (uint32_t i = 0; i < part.events; ++i) {
+                const uint32_t ev = part.base + i;
+                if (m_model->layout.pos(ev).row < 0)
+                    continue;
+                const std::string_view n = m_model->name(ev);
+                auto earlier = [&](qint64 cur) { return cur < 0 || m_model->startNs(ev) < m_model->startNs(uint32_t(cur)); };
+                if (n == wanted) {
+                    if (earlier(exact))
+                        exact = ev;
+                } else if (n.find(wanted) != std::string_view::npos && earlier(partial)) {
+                    partial = ev;
+                }
+            }
+        const qint64 ev = exact >= 0 ? exact : partial;
+        if (ev >= 0)
+            jumpTo(ev);
+        return ev >= 0;
+    }
     if (!m_model || !m_model->trace || name.isEmpty())
         return false;
     const KinetoTrace &t = *m_model->trace;
@@ -767,6 +858,11 @@ void MainWindow::dropEvent(QDropEvent *event)
     const auto urls = event->mimeData()->urls();
     if (urls.isEmpty() || urls.size() > 2)
         return;
+    if (urls.size() == 1 && QFileInfo(urls[0].toLocalFile()).isDir()) { // a folder of ranks: a job
+        openJob(urls[0].toLocalFile());
+        event->acceptProposedAction();
+        return;
+    }
     const QString a = urls[0].toLocalFile();
     const QString b = urls.size() > 1 ? urls[1].toLocalFile() : QString();
     if (!isTraceFile(a) || (!b.isEmpty() && !isTraceFile(b)))
@@ -778,6 +874,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     m_loader->cancel();
+    m_jobLoader->cancel();
     if (!m_interactive) {
         QMainWindow::closeEvent(event);
         return;
@@ -786,6 +883,289 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     QMainWindow::closeEvent(event);
+}
+
+// --- jobs ---------------------------------------------------------------------
+
+void MainWindow::showOpenJobDialog()
+{
+    const QString start = m_lastJobDir.isEmpty() ? QString() : QFileInfo(m_lastJobDir).absolutePath();
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open job (a folder of ranks)"), start);
+    if (!dir.isEmpty())
+        openJob(dir);
+}
+
+void MainWindow::openJob(const QString &dir)
+{
+    m_loader->cancel();
+    closeJob();
+    m_jobDir = m_lastJobDir = dir;
+    m_jobShown = false;
+    m_loading = {QString(), dir};
+    m_reloadAction->setEnabled(false);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("discovering ranks %p%"));
+    m_progress->show();
+    m_cancel->show();
+    m_statusLabel->setText(tr("Opening the job in %1\u2026").arg(dir));
+    m_stepGeneration++;
+    AnalysisRequest request = m_template;
+    request.hostPath.clear();
+    request.devicePath.clear();
+    m_jobLoader->start({dir.toStdString()}, std::move(request));
+}
+
+void MainWindow::closeJob()
+{
+    m_jobLoader->cancel();
+    const bool had = m_job != nullptr;
+    m_jobShown = false;
+    m_job.reset();
+    m_jobResult.reset();
+    m_detailsPart = -1;
+    for (QAction *a : m_jobActions)
+        a->setVisible(false);
+    if (had)
+        Q_EMIT jobChanged();
+}
+
+void MainWindow::showJobModel(std::shared_ptr<TimelineModel> model)
+{
+    const bool fresh = !m_jobShown;
+    m_jobShown = true;
+    m_model = model;
+    if (fresh)
+        m_timeline->setModel(model);
+    else
+        m_timeline->plot()->replaceModel(model);
+    m_timeline->modelChanged();
+    m_search->setTimeline(model);
+    m_stack->setCurrentWidget(m_timeline);
+    for (QAction *a : m_jobActions)
+        a->setVisible(true);
+}
+
+void MainWindow::onJobTimelineReady(std::shared_ptr<TimelineModel> model)
+{
+    if (!model || model->parts.empty())
+        return;
+    const bool first = !m_jobShown;
+    m_analysis.reset();
+    m_cp.reset();
+    m_steps.clear();
+    showJobModel(model);
+    if (first) {
+        m_details->model()->setSources(nullptr, nullptr);
+        m_cpPanel->clear();
+        m_cpPanel->setBusy(tr("Analysing the ranks\u2026"));
+        m_syncWaits->setSources(nullptr, nullptr);
+        m_whatIf->setContext(nullptr, nullptr);
+        m_timeline->plot()->setFocus();
+        setWindowTitle(m_loading.label() + QStringLiteral(" \u2014 Syncscope"));
+        updateExportActions();
+        Q_EMIT timelineShown();
+    }
+    m_statusLabel->setText(tr("%n rank(s) on the timeline (own clocks); analysing\u2026", nullptr,
+                              int(model->parts.size())));
+}
+
+void MainWindow::onJobFinished(std::shared_ptr<JobLoadResult> result)
+{
+    m_progress->hide();
+    m_cancel->hide();
+    m_reloadAction->setEnabled(!m_lastJobDir.isEmpty());
+    const JobData &job = *result->job;
+    const std::vector<Diagnostic> diagnostics = jobDiagnostics(job);
+    m_diagnostics->model()->setDiagnostics(diagnostics);
+    int errors = 0, warnings = 0;
+    for (const Diagnostic &d : diagnostics) {
+        errors += d.severity == Severity::Error;
+        warnings += d.severity == Severity::Warning;
+    }
+    m_diagLabel->setText(errors || warnings ? tr("%1 errors, %2 warnings").arg(errors).arg(warnings) : QString());
+    if (result->cancelled) {
+        const QString resume = m_reloadAction->shortcut().toString(QKeySequence::NativeText);
+        m_statusLabel->setText(tr("Loading the job was cancelled. File \u25b8 Reload (%1) loads it again.").arg(resume));
+        m_cpPanel->clear();
+        m_cpPanel->setBusy(tr("Loading was cancelled."));
+        if (!m_jobShown)
+            m_stack->setCurrentWidget(m_start);
+        Q_EMIT loadFinished(false);
+        return;
+    }
+    const bool ok = result->model && !result->model->parts.empty();
+    m_job = result->job;
+    m_jobResult = result;
+    if (!ok) {
+        m_statusLabel->setText(job.ranks.empty() ? tr("No ranks were found in %1 (see Diagnostics).").arg(m_jobDir)
+                                                 : tr("No rank of %1 could be loaded (see Diagnostics).").arg(m_jobDir));
+        m_diagDock->show();
+        m_diagDock->raise();
+        if (!m_jobShown)
+            m_stack->setCurrentWidget(m_start);
+        Q_EMIT jobChanged();
+        Q_EMIT loadFinished(false);
+        return;
+    }
+    if (!m_jobShown) { // no snapshot was shown: the panels start here
+        m_details->model()->setSources(nullptr, nullptr);
+        m_syncWaits->setSources(nullptr, nullptr);
+        m_whatIf->setContext(nullptr, nullptr);
+        m_analysis.reset();
+        m_cp.reset();
+        m_steps.clear();
+        setWindowTitle(m_loading.label() + QStringLiteral(" \u2014 Syncscope"));
+    }
+    showJobModel(m_rawClocks ? buildJobModel(job, result->rankModels, true) : result->model);
+    applyRankOrder();
+    const JobCriticalPath &path = job.analysis.criticalPath;
+    m_cpPanel->clear();
+    m_cpPanel->setBusy(path.valid ? tr("Job critical path: %1 through rank(s) %2 (marked on the timeline). "
+                                       "Select an op for its rank's details.")
+                                        .arg(QString::fromStdString(formatDuration(path.weightUs * 1000)),
+                                             [&] {
+                                                 QStringList r;
+                                                 for (int64_t k : path.ranksOnPath)
+                                                     r << QString::number(k);
+                                                 return r.join(QStringLiteral(", "));
+                                             }())
+                                  : tr("No job critical path: %1").arg(QString::fromStdString(path.reason)));
+    updateStatus();
+    updateExportActions();
+    if (m_recordRecent) {
+        addRecentPair({QString(), QFileInfo(m_jobDir).absoluteFilePath()});
+        rebuildRecentMenu();
+        m_start->refresh();
+    }
+    if (errors) {
+        m_diagDock->show();
+        m_diagDock->raise();
+    }
+    Q_EMIT jobChanged();
+    Q_EMIT loadFinished(true);
+}
+
+QString MainWindow::jobSummary() const
+{
+    const JobData &job = *m_job;
+    QStringList parts;
+    size_t loaded = 0;
+    for (const JobRankData &r : job.ranks)
+        loaded += r.analysis != nullptr;
+    parts << tr("Job: %1 of %2 ranks loaded").arg(loaded).arg(job.ranks.size());
+    parts << tr("%1 ops on the timeline").arg(number(qint64(m_model->layout.itemCount)));
+    parts << tr("%1 matched collectives").arg(number(qint64(job.analysis.collectives.size())));
+    if (job.analysis.criticalPath.valid)
+        parts << tr("job critical path %1").arg(QString::fromStdString(formatDuration(job.analysis.criticalPath.weightUs * 1000)));
+    for (int64_t r : job.analysis.stragglers)
+        for (const RankJobStats &s : job.analysis.ranks)
+            if (s.rank == r && s.collectiveWaitCausedUs > 0 && r == job.analysis.stragglers.front())
+                parts << tr("top straggler rank %1 (%2 of waits caused)")
+                             .arg(r)
+                             .arg(QString::fromStdString(formatDuration(s.collectiveWaitCausedUs * 1000)));
+    if (m_rawClocks)
+        parts << tr("raw clocks");
+    return parts.join(QStringLiteral("  \u00b7  "));
+}
+
+void MainWindow::onSelectionChanged(qint64 event)
+{
+    if (!m_model || !m_model->isJob()) {
+        m_details->model()->setEvent(event);
+        return;
+    }
+    // A job: the details of the op's rank (its own analysis and lanes).
+    const int part = event >= 0 ? m_model->partOf(uint32_t(event)) : -1;
+    if (part < 0) {
+        m_details->model()->setEvent(-1);
+        return;
+    }
+    const TimelineRankPart &p = m_model->parts[size_t(part)];
+    if (part != m_detailsPart || !m_details->model()) {
+        std::shared_ptr<const Analysis> analysis;
+        if (m_job)
+            if (const int i = m_job->indexOfRank(p.rank); i >= 0)
+                analysis = m_job->ranks[size_t(i)].analysis;
+        m_details->model()->setSources(analysis, p.model);
+        m_detailsPart = part;
+    }
+    m_details->model()->setEvent(event - p.base);
+}
+
+qint64 MainWindow::selectedRank() const
+{
+    const qint64 ev = m_timeline->plot()->selection()->event();
+    if (!m_model || !m_model->isJob() || ev < 0)
+        return -1;
+    const int part = m_model->partOf(uint32_t(ev));
+    return part < 0 ? -1 : m_model->parts[size_t(part)].rank;
+}
+
+void MainWindow::showRank(qint64 rank)
+{
+    TimelinePlot *plot = m_timeline->plot();
+    if (!m_model || !m_model->isJob())
+        return;
+    plot->setRankExpanded(rank, true);
+    const int y = plot->rankHeaderY(rank);
+    if (y >= 0)
+        plot->setScrollY(y);
+}
+
+void MainWindow::selectCollective(quint32 index)
+{
+    if (!m_model || index >= m_model->collectiveEvents.size() || m_model->collectiveEvents[index].empty())
+        return;
+    const auto &events = m_model->collectiveEvents[index];
+    qint64 pick = events.front();
+    for (uint32_t ev : events)
+        if (const CollectiveMark *m = m_model->collectiveMark(ev); m && m->lastArrival)
+            pick = ev;
+    jumpTo(pick);
+}
+
+bool MainWindow::selectRankEvent(qint64 rank, quint32 event)
+{
+    if (!m_model)
+        return false;
+    const int64_t ev = jobEventId(*m_model, rank, event);
+    if (ev < 0)
+        return false;
+    jumpTo(ev);
+    return true;
+}
+
+void MainWindow::setRawClocks(bool raw)
+{
+    if (m_rawClocksAction->isChecked() != raw)
+        m_rawClocksAction->setChecked(raw); // comes back here
+    if (m_rawClocks == raw)
+        return;
+    m_rawClocks = raw;
+    if (m_job && m_jobResult && m_model && m_model->isJob()) {
+        showJobModel(buildJobModel(*m_job, m_jobResult->rankModels, raw));
+        m_detailsPart = -1;
+        onSelectionChanged(m_timeline->plot()->selection()->event());
+        updateStatus();
+    }
+}
+
+void MainWindow::setRankOrder(RankOrder order)
+{
+    m_rankOrder = order;
+    const int i = m_rankOrderBox->findData(static_cast<int>(order));
+    if (i >= 0 && m_rankOrderBox->currentIndex() != i)
+        m_rankOrderBox->setCurrentIndex(i);
+    applyRankOrder();
+}
+
+void MainWindow::applyRankOrder()
+{
+    if (!m_job || !m_model || !m_model->isJob())
+        return;
+    std::vector<double> step, caused;
+    rankOrderKeys(*m_job, *m_model, step, caused);
+    m_timeline->plot()->setPartOrder(rankDisplayOrder(*m_model, m_rankOrder, step, caused));
 }
 
 } // namespace syncscope::ui

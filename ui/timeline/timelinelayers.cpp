@@ -76,8 +76,15 @@ void BoxLayer::draw(QCPPainter *painter)
     for (int i = std::max(0, geo.itemAtY(y0)); i >= 0 && i < int(geo.items.size()) && geo.items[i].y < y1; ++i) {
         const auto &it = geo.items[i];
         const QRect band(rect.left(), p.widgetY(it.y), rect.width(), it.height);
-        if (it.header)
+        if (it.header) {
             painter->fillRect(band, c.header);
+            const LaneGroup &g = model.layout.groups[it.group];
+            if (g.part >= 0 && size_t(g.part) < model.parts.size()) { // a rank header: its figures
+                painter->setPen(c.textDim);
+                painter->drawText(band.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                                  qstr(model.parts[size_t(g.part)].label));
+            }
+        }
         else if (it.group % 2)
             painter->fillRect(band, c.laneStripe);
     }
@@ -92,6 +99,7 @@ void BoxLayer::draw(QCPPainter *painter)
 
     const QFontMetrics fm(painter->font());
     const int h = p.m_rowHeight - 2;
+    const bool jobMarks = model.isJob() && !model.collectiveOf.empty();
     QPen criticalPen(c.critical, 2);
     criticalPen.setJoinStyle(Qt::MiterJoin);
     for (const DrawBox &b : m_boxes) {
@@ -106,6 +114,26 @@ void BoxLayer::draw(QCPPainter *painter)
         if (b.critical) // the critical path as a band on its ops
             painter->fillRect(r.adjusted(-2, -1, 2, 1), c.criticalBand);
         painter->fillRect(r, fill);
+        // Job: a collective kernel's wait for the last arrival is hatched and lighter, the
+        // transfer after it solid; the last arriver gets a marker at its start.
+        if (jobMarks && b.category == Category::Communication && !b.folded()) {
+            if (const CollectiveMark *mark = model.collectiveMark(b.event)) {
+                if (mark->waitNs > 0) {
+                    const double wx1 = std::min(r.right(), r.left() + double(mark->waitNs) / view.nsPerPx);
+                    const QRectF w(r.left(), r.top(), std::max(1.0, wx1 - r.left()), r.height());
+                    painter->fillRect(w, fill.lighter(c.dark ? 70 : 160));
+                    painter->fillRect(w, QBrush(fill.darker(c.dark ? 60 : 150), Qt::BDiagPattern));
+                    ++stats.waitParts;
+                }
+                if (mark->lastArrival) {
+                    const QPointF tri[3] = {QPointF(r.left(), r.top() - 1), QPointF(r.left() + 7, r.top() - 1),
+                                            QPointF(r.left(), r.top() + 7)};
+                    painter->setPen(Qt::NoPen);
+                    painter->setBrush(c.critical);
+                    painter->drawPolygon(tri, 3);
+                }
+            }
+        }
         if (b.critical) {
             if (b.folded() || r.width() < 4) {
                 painter->fillRect(QRectF(r.left(), r.bottom() - 3, r.width(), 3), c.critical);
@@ -154,6 +182,28 @@ void BoxLayer::draw(QCPPainter *painter)
             painter->setBrush(Qt::NoBrush);
             painter->setPen(QPen(c.selection, 2.5));
             painter->drawRect(r);
+        }
+        // Job: the same collective on every rank, outlined and joined by a thin connector.
+        std::vector<QPointF> joints;
+        for (uint32_t other : p.linkedEvents()) {
+            const EventPos &op = model.layout.pos(other);
+            const int cy = op.row >= 0 ? geo.rowCenterY(static_cast<uint32_t>(op.row)) : -1;
+            if (cy < 0)
+                continue;
+            const double x0 = clampX(rect.left() + view.toX(model.startNs(other)), rect);
+            const double x1 = clampX(rect.left() + view.toX(model.endNs(other)), rect);
+            const QRectF r(x0, p.widgetY(cy - p.m_rowHeight / 2), std::max(3.0, x1 - x0), p.m_rowHeight);
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(c.selection, 1.5, Qt::DashLine));
+            if (other != ev)
+                painter->drawRect(r);
+            joints.emplace_back(x0, p.widgetY(cy));
+            ++stats.linkedOutlines;
+        }
+        if (joints.size() > 1) {
+            std::sort(joints.begin(), joints.end(), [](const QPointF &a, const QPointF &b) { return a.y() < b.y(); });
+            painter->setPen(QPen(c.selection, 1.2));
+            painter->drawPolyline(joints.data(), static_cast<int>(joints.size()));
         }
     }
 }
@@ -298,9 +348,17 @@ void LaneLabelLayer::draw(QCPPainter *painter)
             painter->fillRect(band, c.header);
             painter->setFont(bold);
             painter->setPen(c.text);
+            QString title = QString::fromStdString(g.process);
+            if (g.part >= 0 && size_t(g.part) < p.m_model->parts.size()) { // a rank: click to (un)fold
+                const TimelineRankPart &part = p.m_model->parts[size_t(g.part)];
+                title = (p.rankExpanded(part.rank) ? QStringLiteral("\u25be ") : QStringLiteral("\u25b8 ")) +
+                        QStringLiteral("Rank %1").arg(part.rank);
+                painter->setPen(c.separator);
+                painter->drawLine(QLineF(0, band.top(), clip.width(), band.top()));
+                painter->setPen(c.text);
+            }
             painter->drawText(band.adjusted(6, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                              QFontMetrics(bold).elidedText(QString::fromStdString(g.process), Qt::ElideRight,
-                                                            band.width() - 10));
+                              QFontMetrics(bold).elidedText(title, Qt::ElideRight, band.width() - 10));
             painter->setFont(normal);
             continue;
         }

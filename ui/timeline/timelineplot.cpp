@@ -59,6 +59,10 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     m_selection->clear();
     m_measure.reset();
     m_history->clear();
+    m_rankExpanded.clear();
+    m_partOrder.clear();
+    // Jobs: tighter rows, so 8 folded ranks fit one screen.
+    m_rowHeight = QFontMetrics(font()).height() + (m_model && m_model->isJob() ? 3 : 6);
     m_collapsed.assign(m_model ? m_model->layout.groups.size() : 0, false);
     m_pinned.assign(m_collapsed.size(), false);
     m_hidden.assign(m_collapsed.size(), false);
@@ -71,6 +75,92 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
         applyRange({0, 1000});
     }
     Q_EMIT scrollChanged(m_scrollY);
+}
+
+void TimelinePlot::replaceModel(std::shared_ptr<TimelineModel> model)
+{
+    if (!m_model || !model || !m_model->isJob() || !model->isJob()) {
+        setModel(std::move(model));
+        return;
+    }
+    const TimeRange keep = range();
+    bool sameIds = m_model->parts.size() == model->parts.size();
+    for (size_t i = 0; sameIds && i < model->parts.size(); ++i)
+        sameIds = m_model->parts[i].rank == model->parts[i].rank && m_model->parts[i].base == model->parts[i].base &&
+                  m_model->parts[i].events == model->parts[i].events;
+    const qint64 selected = m_selection->event();
+    if (m_partOrder.size() != model->parts.size())
+        m_partOrder.clear();
+    m_model = std::move(model);
+    m_measure.reset();
+    m_collapsed.assign(m_model->layout.groups.size(), false);
+    m_pinned.assign(m_collapsed.size(), false);
+    m_hidden.assign(m_collapsed.size(), false);
+    rebuildGeometry();
+    xAxis2->setRange(keep.t0 - 1, keep.t1); // force applyRange to clamp to the new span
+    if (m_history->canGoBack()) {
+        applyRange(keep);
+    } else { // the user has not moved yet: fit the new job
+        const TimeSpan busy = busyRange(m_model->layout);
+        applyRange({busy.t0, busy.t1});
+    }
+    if (!sameIds && selected >= 0)
+        m_selection->clear();
+    refresh();
+}
+
+void TimelinePlot::setRankExpanded(int64_t rank, bool expanded)
+{
+    if (rankExpanded(rank) == expanded)
+        return;
+    m_rankExpanded[rank] = expanded;
+    rebuildGeometry();
+    refresh();
+}
+
+bool TimelinePlot::rankExpanded(int64_t rank) const
+{
+    auto it = m_rankExpanded.find(rank);
+    return it != m_rankExpanded.end() && it->second;
+}
+
+void TimelinePlot::setAllRanksExpanded(bool expanded)
+{
+    if (!m_model)
+        return;
+    for (const TimelineRankPart &p : m_model->parts)
+        m_rankExpanded[p.rank] = expanded;
+    rebuildGeometry();
+    refresh();
+}
+
+void TimelinePlot::setPartOrder(std::vector<uint32_t> parts)
+{
+    m_partOrder = std::move(parts);
+    rebuildGeometry();
+    refresh();
+}
+
+std::vector<uint32_t> TimelinePlot::linkedEvents() const
+{
+    if (!m_model || !m_selection->hasEvent())
+        return {};
+    const CollectiveMark *mark = m_model->collectiveMark(static_cast<uint32_t>(m_selection->event()));
+    if (!mark || mark->collective >= m_model->collectiveEvents.size())
+        return {};
+    return m_model->collectiveEvents[mark->collective];
+}
+
+int TimelinePlot::rankHeaderY(int64_t rank) const
+{
+    if (!m_model)
+        return -1;
+    for (const auto &it : m_geometry.items) {
+        const LaneGroup &g = m_model->layout.groups[it.group];
+        if (it.header && g.part >= 0 && m_model->parts[size_t(g.part)].rank == rank)
+            return it.y;
+    }
+    return -1;
 }
 
 void TimelinePlot::setProjection(std::shared_ptr<const ProjectedShifts> shifts)
@@ -339,6 +429,18 @@ void TimelinePlot::contextMenuEvent(QContextMenuEvent *event)
 {
     const int g = groupAt(event->pos());
     QMenu menu(this);
+    const int item = m_geometry.itemAtY(contentY(event->pos().y()));
+    if (item >= 0 && m_model && m_model->layout.groups[m_geometry.items[size_t(item)].group].part >= 0) {
+        const int64_t rank =
+            m_model->parts[size_t(m_model->layout.groups[m_geometry.items[size_t(item)].group].part)].rank;
+        const bool expanded = rankExpanded(rank);
+        menu.addAction(expanded ? tr("Fold rank %1 (GPU lanes and a CPU summary)").arg(rank)
+                                : tr("Expand rank %1 (every CPU thread)").arg(rank),
+                       this, [this, rank, expanded] { setRankExpanded(rank, !expanded); });
+        menu.addAction(tr("Fold every rank"), this, [this] { setAllRanksExpanded(false); });
+        menu.addAction(tr("Expand every rank"), this, [this] { setAllRanksExpanded(true); });
+        menu.addSeparator();
+    }
     if (g >= 0) {
         const uint32_t group = static_cast<uint32_t>(g);
         const QString name = QString::fromStdString(m_model->layout.groups[group].name);
@@ -386,7 +488,30 @@ void TimelinePlot::clearMeasurement()
 
 void TimelinePlot::rebuildGeometry()
 {
-    if (m_model)
+    if (m_model && m_model->isJob()) {
+        // A folded rank: its CPU threads on the summary lane; an expanded one: its threads, no summary.
+        const LaneLayout &layout = m_model->layout;
+        std::vector<bool> hidden = m_hidden, folded(layout.groups.size(), false);
+        hidden.resize(layout.groups.size(), false);
+        std::vector<uint32_t> order;
+        std::vector<std::vector<uint32_t>> groupsOfPart(m_model->parts.size());
+        for (uint32_t g = 0; g < layout.groups.size(); ++g) {
+            const LaneGroup &group = layout.groups[g];
+            if (group.part < 0 || size_t(group.part) >= m_model->parts.size())
+                continue;
+            groupsOfPart[size_t(group.part)].push_back(g);
+            const bool expanded = rankExpanded(m_model->parts[size_t(group.part)].rank);
+            if (group.role == LaneGroup::JobRole::CpuSummary && expanded)
+                hidden[g] = true;
+            if (group.role == LaneGroup::JobRole::CpuThread && !expanded)
+                folded[g] = true;
+        }
+        if (m_partOrder.size() == m_model->parts.size())
+            for (uint32_t p : m_partOrder)
+                if (p < groupsOfPart.size())
+                    order.insert(order.end(), groupsOfPart[p].begin(), groupsOfPart[p].end());
+        m_geometry.build(layout, m_collapsed, m_rowHeight, m_rowHeight + 2, 2, m_pinned, hidden, folded, order);
+    } else if (m_model)
         m_geometry.build(m_model->layout, m_collapsed, m_rowHeight, m_rowHeight, 4, m_pinned, m_hidden);
     else
         m_geometry = RowGeometry{};
@@ -447,6 +572,11 @@ void TimelinePlot::toggleGroupAt(const QPoint &pos)
     if (item < 0)
         return;
     const auto &it = m_geometry.items[item];
+    if (it.header && m_model && m_model->layout.groups[it.group].part >= 0) { // a rank header: (un)fold the rank
+        const int64_t rank = m_model->parts[size_t(m_model->layout.groups[it.group].part)].rank;
+        setRankExpanded(rank, !rankExpanded(rank));
+        return;
+    }
     if (!it.header && m_model && m_model->layout.groups[it.group].rowCount > 1)
         setGroupCollapsed(it.group, !groupCollapsed(it.group));
 }
