@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "mainwindow.h"
 
+#include "job/jobanalysis.h"
+#include "job/jobdocument.h"
+#include "job/parallel.h"
 #include "openpairdialog.h"
 #include "panels/aggregatepanel.h"
 #include "panels/criticalpathpanel.h"
@@ -354,6 +357,12 @@ void MainWindow::createActions()
     fit->setToolTip(tr("Fit to where the events are (0); again: the whole trace"));
     bar->addSeparator();
     m_jobActions << bar->addWidget(m_rankOrderBox);
+    m_jobStepBox = new QComboBox(this);
+    m_jobStepBox->setObjectName(QStringLiteral("jobStep"));
+    m_jobStepBox->setToolTip(tr("The step every rank's critical path and the job's analysis are computed for"));
+    connect(m_jobStepBox, &QComboBox::activated, this,
+            [this](int i) { showJobStep(m_jobStepBox->itemData(i).toLongLong()); });
+    m_jobActions << bar->addWidget(m_jobStepBox);
     QAction *raw = bar->addAction(tr("Raw clocks"));
     raw->setCheckable(true);
     raw->setToolTip(m_rawClocksAction->toolTip());
@@ -1018,6 +1027,7 @@ void MainWindow::onJobFinished(std::shared_ptr<JobLoadResult> result)
     }
     showJobModel(m_rawClocks ? buildJobModel(job, result->rankModels, true) : result->model);
     applyRankOrder();
+    fillJobSteps();
     const JobCriticalPath &path = job.analysis.criticalPath;
     m_cpPanel->clear();
     m_cpPanel->setBusy(path.valid ? tr("Job critical path: %1 through rank(s) %2 (marked on the timeline). "
@@ -1166,6 +1176,122 @@ void MainWindow::applyRankOrder()
     std::vector<double> step, caused;
     rankOrderKeys(*m_job, *m_model, step, caused);
     m_timeline->plot()->setPartOrder(rankDisplayOrder(*m_model, m_rankOrder, step, caused));
+}
+
+std::vector<qint64> MainWindow::jobSteps() const
+{
+    std::vector<qint64> out;
+    if (!m_job)
+        return out;
+    for (const JobRankData &r : m_job->ranks)
+        if (r.analysis) {
+            for (const RankStep &s : r.summary.steps)
+                out.push_back(s.number);
+            break;
+        }
+    return out;
+}
+
+void MainWindow::fillJobSteps()
+{
+    m_jobStepBox->clear();
+    qint64 current = -1;
+    for (const JobRankData &r : m_job ? m_job->ranks : std::vector<JobRankData>{})
+        if (r.analysis) {
+            current = r.summary.criticalPath.windowStep;
+            break;
+        }
+    for (qint64 n : jobSteps()) {
+        m_jobStepBox->addItem(tr("ProfilerStep#%1").arg(n), n);
+        if (n == current)
+            m_jobStepBox->setCurrentIndex(m_jobStepBox->count() - 1);
+    }
+    m_jobStepBox->setEnabled(m_jobStepBox->count() > 0);
+}
+
+void MainWindow::showJobStep(qint64 stepNumber)
+{
+    if (!m_job || !m_jobResult)
+        return;
+    const int box = m_jobStepBox->findData(stepNumber);
+    if (box >= 0)
+        m_jobStepBox->setCurrentIndex(box);
+    m_cpPanel->setBusy(tr("Computing ProfilerStep#%1 on every rank\u2026").arg(stepNumber));
+    const quint64 generation = ++m_stepGeneration;
+    auto before = m_job;
+    auto rankModels = m_jobResult->rankModels;
+    const bool raw = m_rawClocks;
+    QPointer<MainWindow> self(this);
+    QThreadPool::globalInstance()->start([self, generation, before, rankModels, raw, stepNumber] {
+        auto job = std::make_shared<JobData>(*before);
+        int windowIndex = -1;
+        parallelFor(job->ranks.size(), std::min(4u, defaultWorkers()), [&](size_t i) {
+            JobRankData &r = job->ranks[i];
+            if (!r.analysis || !r.analysis->device)
+                return;
+            int index = -1;
+            for (size_t k = 0; k < r.summary.steps.size(); ++k)
+                if (r.summary.steps[k].number == stepNumber)
+                    index = int(k);
+            if (index < 0)
+                return; // the rank has no such step: its summary stays as it was
+            // The same code as the single-rank step selector; the summary as batch extracts it.
+            Diagnostics diag;
+            Analysis copy = *r.analysis;
+            copy.criticalPath = analyzeSteps(*copy.device, copy.request.cpa, index, index, diag);
+            RankSummary s = extractRankSummary(copy, r.summary.exitCode);
+            s.rank = r.rank;
+            s.exitCode = r.summary.exitCode;
+            r.summary = std::move(s);
+        });
+        for (const JobRankData &r : job->ranks)
+            for (size_t k = 0; windowIndex < 0 && r.analysis && k < r.summary.steps.size(); ++k)
+                if (r.summary.steps[k].number == stepNumber)
+                    windowIndex = int(k);
+        job->window.instanceFirst = job->window.instanceLast = std::max(0, windowIndex);
+        std::vector<RankSummary> summaries;
+        for (const JobRankData &r : job->ranks)
+            summaries.push_back(r.summary);
+        job->analysis = analyzeJob(analysableRanks(summaries), JobOptions{});
+        auto model = buildJobModel(*job, rankModels, raw);
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, job, model, stepNumber] {
+                if (!self || generation != self->m_stepGeneration || !self->m_jobResult)
+                    return;
+                self->m_job = job;
+                self->showJobModel(model);
+                self->applyRankOrder();
+                // The view on the step: from its earliest start to its latest end over the ranks.
+                double t0 = 1e300, t1 = -1e300;
+                for (const TimelineRankPart &p : model->parts) {
+                    const int i = job->indexOfRank(p.rank);
+                    if (i < 0)
+                        continue;
+                    for (const RankStep &st : job->ranks[size_t(i)].summary.steps)
+                        if (st.number == stepNumber) {
+                            const double shift = double(p.model->originNs - p.shiftNs);
+                            t0 = std::min(t0, double(st.startNs) - shift);
+                            t1 = std::max(t1, double(st.endNs) - shift);
+                        }
+                }
+                if (t1 > t0)
+                    self->m_timeline->plot()->setRange({t0 - (t1 - t0) * 0.02, t1 + (t1 - t0) * 0.02});
+                const JobCriticalPath &path = job->analysis.criticalPath;
+                self->m_cpPanel->setBusy(path.valid ? tr("ProfilerStep#%1: job critical path %2 (marked on the timeline).")
+                                                          .arg(stepNumber)
+                                                          .arg(QString::fromStdString(formatDuration(path.weightUs * 1000)))
+                                                    : tr("ProfilerStep#%1: no job critical path: %2")
+                                                          .arg(stepNumber)
+                                                          .arg(QString::fromStdString(path.reason)));
+                self->updateStatus();
+                Q_EMIT self->jobChanged();
+                Q_EMIT self->criticalPathChanged();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 } // namespace syncscope::ui

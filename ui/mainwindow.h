@@ -84,6 +84,11 @@ public:
     void setRawClocks(bool raw);
     bool rawClocks() const { return m_rawClocks; }
     void setRankOrder(RankOrder order);
+    // The whole job on ProfilerStep#N: every rank's critical path for that step, then the
+    // cross-rank analysis again (off the GUI thread; jobChanged when done), and the view on it.
+    void showJobStep(qint64 stepNumber);
+    // The ProfilerStep#N numbers of the job (of its first loaded rank).
+    std::vector<qint64> jobSteps() const;
     RankOrder rankOrder() const { return m_rankOrder; }
     // The job selection's rank (-1: none, or not a job).
     qint64 selectedRank() const;
@@ -166,6 +171,8 @@ private:
     int m_detailsPart = -1;         // job: the rank part the details panel shows
     QAction *m_rawClocksAction = nullptr;
     QComboBox *m_rankOrderBox = nullptr;
+    QComboBox *m_jobStepBox = nullptr;
+    void fillJobSteps();
     QList<QAction *> m_jobActions; // shown for jobs only
     std::shared_ptr<const Analysis> m_analysis;
     std::shared_ptr<TimelineModel> m_model;

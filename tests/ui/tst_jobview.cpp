@@ -43,6 +43,7 @@ private Q_SLOTS:
     void collectiveWaitsAreMarked();
     void detailsShowTheOpsRank();
     void rankOrderByWaitsCausedPutsStragglerFirst();
+    void stepSelectorWorksForTheWholeJob();
     void brokenRankDoesNotStopTheOthers();
     void cancelStopsTheJob();
     void recentEntryOpensJob();
@@ -305,6 +306,31 @@ void TestJobView::rankOrderByWaitsCausedPutsStragglerFirst()
             QVERIFY(plot->rankHeaderY(kStraggler) < plot->rankHeaderY(r));
     m_w->setRankOrder(RankOrder::ByRank);
     QVERIFY(plot->rankHeaderY(0) < plot->rankHeaderY(kStraggler));
+}
+
+void TestJobView::stepSelectorWorksForTheWholeJob()
+{
+    QVERIFY(openJob(m_job));
+    const std::vector<qint64> steps = m_w->jobSteps();
+    QVERIFY(steps.size() >= 2);
+    const auto before = m_w->jobData();
+    for (const JobRankData &r : before->ranks)
+        QVERIFY(r.summary.criticalPath.windowStep != steps[1]);
+    QSignalSpy changed(m_w.get(), &MainWindow::jobChanged);
+    m_w->showJobStep(steps[1]);
+    QVERIFY(changed.wait(60000));
+    const auto after = m_w->jobData();
+    QVERIFY(after != before);
+    QCOMPARE(after->window.instanceFirst, 1);
+    for (const JobRankData &r : after->ranks) // the same ProfilerStep#N on every rank
+        QCOMPARE(r.summary.criticalPath.windowStep, int64_t(steps[1]));
+    // The view is on that step: its start on rank 0 is inside, the previous step's is not.
+    const TimelineModel &m = *m_w->timeline()->plot()->model();
+    const TimeRange view = m_w->timeline()->plot()->range();
+    const TimelineRankPart &p0 = m.parts[0];
+    auto jobTime = [&](int64_t ownNs) { return double(ownNs - p0.model->originNs + p0.shiftNs); };
+    QVERIFY(view.t0 <= jobTime(after->ranks[0].summary.steps[1].startNs));
+    QVERIFY(view.t0 > jobTime(after->ranks[0].summary.steps[0].startNs));
 }
 
 void TestJobView::brokenRankDoesNotStopTheOthers()
