@@ -946,8 +946,7 @@ void MainWindow::showJobModel(std::shared_ptr<TimelineModel> model)
     if (fresh)
         m_timeline->setModel(model);
     else
-        m_timeline->plot()->replaceModel(model);
-    m_timeline->modelChanged();
+        m_timeline->replaceModel(model);
     m_search->setTimeline(model);
     m_stack->setCurrentWidget(m_timeline);
     for (QAction *a : m_jobActions)

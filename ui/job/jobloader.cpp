@@ -16,6 +16,15 @@
 #include <cstring>
 #include <mutex>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace syncscope::ui {
 
 namespace {
@@ -146,6 +155,11 @@ void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, 
     auto cancelFlag = m_cancel;
     m_thread = std::thread([this, generation, cancelFlag, workers, inputs = std::move(inputs),
                             request = std::move(request)]() mutable {
+#ifdef __linux__
+        // The ranks' work runs a little below the GUI thread (threads it starts inherit
+        // this), so the window stays responsive while every core is busy loading.
+        setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 5);
+#endif
         QElapsedTimer clock;
         clock.start();
         auto post = [this, generation](auto fn) {
@@ -287,6 +301,11 @@ void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, 
             }
             fraction[i] = 1;
             ++analysed;
+#ifdef __GLIBC__
+            // As runJobRank: the load's temporaries go back to the system, or every
+            // rank leaves its parse buffers in the worker threads' malloc arenas.
+            malloc_trim(0);
+#endif
             postProgress(false);
         });
         postProgress(true);
