@@ -51,6 +51,7 @@ int main(int argc, char **argv)
             gui.width = request.width;
             gui.height = request.height;
             gui.select = request.select;
+            gui.rankOrder = request.rankOrder;
             gui.openPair = request.openPair;
             return runGui(argc, argv, gui);
         }

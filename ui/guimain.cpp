@@ -35,6 +35,10 @@ bool isJobInput(const GuiOptions &cli)
 
 void openInputs(ui::MainWindow &window, const GuiOptions &cli)
 {
+    if (cli.rankOrder == "step")
+        window.setRankOrder(ui::RankOrder::ByStepTime);
+    else if (cli.rankOrder == "waits")
+        window.setRankOrder(ui::RankOrder::ByWaitsCaused);
     if (isJobInput(cli))
         window.openJob(QString::fromStdString(cli.request.devicePath));
     else

@@ -301,7 +301,7 @@ void MainWindow::createActions()
         orderGroup->addAction(a);
         const RankOrder o = order;
         connect(a, &QAction::triggered, this, [this, o] { setRankOrder(o); });
-        m_rankOrderBox->addItem(tr("Ranks: %1").arg(text.toLower()), static_cast<int>(order));
+        m_rankOrderBox->addItem(tr("Ranks %1").arg(text.section(QLatin1Char(' '), 0, 2).toLower()), static_cast<int>(order));
         connect(this, &MainWindow::jobChanged, a, [this, a, o] { a->setChecked(m_rankOrder == o); });
     }
     connect(m_rankOrderBox, &QComboBox::activated, this,
@@ -359,6 +359,8 @@ void MainWindow::createActions()
     m_jobActions << bar->addWidget(m_rankOrderBox);
     m_jobStepBox = new QComboBox(this);
     m_jobStepBox->setObjectName(QStringLiteral("jobStep"));
+    m_jobStepBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_jobStepBox->setMinimumContentsLength(16);
     m_jobStepBox->setToolTip(tr("The step every rank's critical path and the job's analysis are computed for"));
     connect(m_jobStepBox, &QComboBox::activated, this,
             [this](int i) { showJobStep(m_jobStepBox->itemData(i).toLongLong()); });
@@ -924,6 +926,12 @@ void MainWindow::openJob(const QString &dir)
     m_jobLoader->start({dir.toStdString()}, std::move(request));
 }
 
+void MainWindow::giveTimelineRoom()
+{
+    // A job's ranks need the height; the bottom docks (per-pair search, sync waits...) shrink.
+    resizeDocks({m_searchDock}, {std::max(90, height() * 9 / 100)}, Qt::Vertical);
+}
+
 void MainWindow::closeJob()
 {
     m_jobLoader->cancel();
@@ -963,6 +971,7 @@ void MainWindow::onJobTimelineReady(std::shared_ptr<TimelineModel> model)
     m_steps.clear();
     showJobModel(model);
     if (first) {
+        giveTimelineRoom();
         m_details->model()->setSources(nullptr, nullptr);
         m_cpPanel->clear();
         m_cpPanel->setBusy(tr("Analysing the ranks\u2026"));
@@ -1016,6 +1025,7 @@ void MainWindow::onJobFinished(std::shared_ptr<JobLoadResult> result)
         return;
     }
     if (!m_jobShown) { // no snapshot was shown: the panels start here
+        giveTimelineRoom();
         m_details->model()->setSources(nullptr, nullptr);
         m_syncWaits->setSources(nullptr, nullptr);
         m_whatIf->setContext(nullptr, nullptr);

@@ -153,6 +153,7 @@ private:
     void applyRankOrder();
     QString jobSummary() const;
     void showOpenJobDialog();
+    void giveTimelineRoom();
     void updateStatus();
     void updateExportActions();
     void askExport(ExportKind kind);
