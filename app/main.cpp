@@ -31,7 +31,7 @@ int main(int argc, char **argv)
         return ExitOk;
     }
     if (cli.has("--job") && !cli.has("--batch")) {
-        std::cerr << "syncscope: --job needs --batch (the inspector opens one rank)\nTry 'syncscope --help' for more "
+        std::cerr << "syncscope: --job needs --batch (the inspector opens a job as: syncscope DIR)\nTry 'syncscope --help' for more "
                      "information.\n";
         return ExitUsage;
     }

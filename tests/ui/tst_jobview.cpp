@@ -48,6 +48,7 @@ private Q_SLOTS:
     void cancelStopsTheJob();
     void recentEntryOpensJob();
     void jobScreenshotRenders();
+    void realJobCriticalPathAndStraggler();
 
 private:
     bool openJob(const QString &dir);
@@ -404,6 +405,45 @@ void TestJobView::jobScreenshotRenders()
         for (int x = 0; x < image.width(); x += 7)
             colours.insert(image.pixel(x, y));
     QVERIFY(colours.size() > 30);
+}
+
+// The 8-rank DLRM job (shared data): rank 7 arrives last at the first collective; every
+// row of the job critical path is found among its rank's ops and marked.
+void TestJobView::realJobCriticalPathAndStraggler()
+{
+    const QString shared = qEnvironmentVariable("SYNCSCOPE_SHARED_DATA");
+    const QString dir = shared + QStringLiteral("/pairs/param_dlrm_8rank");
+    if (shared.isEmpty() || !QFileInfo(dir).isDir())
+        QSKIP("SYNCSCOPE_SHARED_DATA/pairs/param_dlrm_8rank is not there");
+    QVERIFY(openJob(dir));
+    const auto job = m_w->jobData();
+    const TimelineModel &m = *m_w->timeline()->plot()->model();
+    QCOMPARE(int(m.parts.size()), 8);
+    QCOMPARE(job->analysis.collectives.front().lastArrivalRank, int64_t(7));
+    const JobCriticalPath &path = job->analysis.criticalPath;
+    QVERIFY(path.valid);
+    std::set<std::pair<int64_t, std::string>> rows;
+    for (const JobCriticalPathRow &r : path.path)
+        rows.insert({r.rank, r.op});
+    size_t found = 0;
+    for (const auto &[rank, op] : rows) {
+        bool hit = false;
+        for (uint32_t ev : m.criticalEvents)
+            hit |= m.parts[size_t(m.partOf(ev))].rank == rank && m.name(ev) == op;
+        found += hit;
+    }
+    QVERIFY2(found == rows.size(), qPrintable(QStringLiteral("%1 of %2 path ops marked").arg(found).arg(rows.size())));
+    // The first collective: every rank but 7 waits for it (rank 1 the longest, 7.6 ms), 7 not at all.
+    const auto &first = m.collectiveEvents.front();
+    QCOMPARE(int(first.size()), 8);
+    for (uint32_t ev : first) {
+        const CollectiveMark *mark = m.collectiveMark(ev);
+        const int64_t rank = m.parts[size_t(m.partOf(ev))].rank;
+        QCOMPARE(mark->lastArrival, rank == 7);
+        QVERIFY(rank == 7 ? mark->waitNs == 0 : mark->waitNs > 400e3f);
+        if (rank == 1)
+            QVERIFY(std::abs(mark->waitNs - 7624.5e3f) < 1e3f);
+    }
 }
 
 QTEST_MAIN(TestJobView)
