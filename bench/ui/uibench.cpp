@@ -6,8 +6,8 @@
 //     2. start to first paint of a 500 MB pair (generated with tracegen into
 //        WORK_DIR unless p500.{et,kineto}.json are there), in a child process,
 //        with the longest stall of the GUI thread during the load.
-//     3. jobs (issue 14): a generated job of 8 ranks x ~50 MB and one of 64 small
-//        ranks opened as `syncscope DIR` does, in a child process: first paint,
+//     3. jobs (issue 14): a generated job of 8 ranks x ~50 MB and one of 64 ranks
+//        x ~3.5 MB opened as `syncscope DIR` does, in a child process: first paint,
 //        all analyses done, longest GUI stall, repaint at fit-all (folded ranks),
 //        the raw-clocks rebuild, peak RSS.
 //   syncscope-uibench --job [WORK_DIR]            (only the job figures)
@@ -291,8 +291,9 @@ void jobBench(const QString &self, const QString &work)
         int ranks, steps, layers;
         double target;
     };
-    // ~50 MB per rank (host + device, plain JSON); 64 small ranks for the many-ranks view.
-    for (const Job &j : {Job{"job8x50", "8 ranks x ~50 MB", 8, 40, 64, 16}, Job{"job64", "64 small ranks", 64, 2, 4, 33}}) {
+    // ~50 MB per rank (host + device, plain JSON); 64 ranks of ~3.5 MB for the many-ranks view.
+    for (const Job &j : {Job{"job8x50", "8 ranks x ~50 MB", 8, 40, 64, 16},
+                         Job{"job64x3", "64 ranks x ~3.5 MB", 64, 6, 32, 33}}) {
         const QString dir = work + QLatin1Char('/') + QLatin1String(j.name);
         if (!QFileInfo::exists(dir + QStringLiteral("/rank0.kineto.json"))) {
             tracegen::JobOptions o;

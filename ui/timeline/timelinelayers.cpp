@@ -169,6 +169,8 @@ void BoxLayer::draw(QCPPainter *painter)
         ++stats.labels;
     }
 
+    drawFoldedCritical(painter, y0, y1);
+
     // The selected op, outlined wherever it is (even when folded into a run).
     if (p.m_selection->hasEvent()) {
         const uint32_t ev = static_cast<uint32_t>(p.m_selection->event());
@@ -205,6 +207,44 @@ void BoxLayer::draw(QCPPainter *painter)
             painter->setPen(QPen(c.selection, 1.2));
             painter->drawPolyline(joints.data(), static_cast<int>(joints.size()));
         }
+    }
+}
+
+// Job: the critical ops on a folded rank's threads, as a red strip along the
+// bottom of its CPU summary lane (the lane itself shows top-level ops only).
+void BoxLayer::drawFoldedCritical(QCPPainter *painter, int y0, int y1)
+{
+    const TimelinePlot &p = *m_plot;
+    const TimelineModel &model = *p.m_model;
+    if (!model.isJob() || model.criticalEvents.empty())
+        return;
+    const RowGeometry &geo = p.m_geometry;
+    const LaneLayout &layout = model.layout;
+    m_foldedRows.clear();
+    for (int i = std::max(0, geo.itemAtY(y0)); i >= 0 && i < int(geo.items.size()) && geo.items[i].y < y1; ++i) {
+        const auto &it = geo.items[size_t(i)];
+        if (it.header || layout.groups[it.group].role != LaneGroup::JobRole::CpuSummary)
+            continue;
+        const int32_t part = layout.groups[it.group].part;
+        for (const LaneGroup &g : layout.groups)
+            if (g.part == part && g.role == LaneGroup::JobRole::CpuThread && g.rowCount > 0 && !geo.rowShown(g.firstRow))
+                for (uint32_t r = g.firstRow; r < g.firstRow + g.rowCount; ++r)
+                    m_foldedRows.push_back(r);
+    }
+    if (m_foldedRows.empty())
+        return;
+    const QRect rect = p.plotRect();
+    m_folded.clear();
+    buildDrawList(layout, p.viewport(), m_foldedRows, kMinBoxPx, m_folded);
+    for (const DrawBox &b : m_folded) {
+        if (!b.critical)
+            continue;
+        const int cy = geo.rowCenterY(b.row);
+        if (cy < 0)
+            continue;
+        const double x0 = clampX(rect.left() + b.x0, rect), x1 = clampX(rect.left() + b.x1, rect);
+        const double bottom = p.widgetY(cy - p.m_rowHeight / 2) + p.m_rowHeight - 1;
+        painter->fillRect(QRectF(x0, bottom - 3, std::max(1.0, x1 - x0), 3), p.m_colors.critical);
     }
 }
 
