@@ -1161,12 +1161,30 @@ void MainWindow::setRawClocks(bool raw)
     if (m_rawClocks == raw)
         return;
     m_rawClocks = raw;
-    if (m_job && m_jobResult && m_model && m_model->isJob()) {
-        showJobModel(buildJobModel(*m_job, m_jobResult->rankModels, raw));
-        m_detailsPart = -1;
-        onSelectionChanged(m_timeline->plot()->selection()->event());
-        updateStatus();
-    }
+    if (!m_job || !m_jobResult || !m_model || !m_model->isJob())
+        return;
+    // The job model is rebuilt off the GUI thread (it copies every rank's lanes).
+    const quint64 generation = ++m_stepGeneration;
+    auto job = m_job;
+    auto rankModels = m_jobResult->rankModels;
+    QPointer<MainWindow> self(this);
+    QThreadPool::globalInstance()->start([self, generation, job, rankModels, raw] {
+        auto model = buildJobModel(*job, rankModels, raw);
+        if (!self)
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, model, job] {
+                if (!self || generation != self->m_stepGeneration || self->m_job != job)
+                    return;
+                self->showJobModel(model);
+                self->m_detailsPart = -1;
+                self->onSelectionChanged(self->m_timeline->plot()->selection()->event());
+                self->updateStatus();
+                Q_EMIT self->jobTimelineChanged();
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void MainWindow::setRankOrder(RankOrder order)
@@ -1297,6 +1315,7 @@ void MainWindow::showJobStep(qint64 stepNumber)
                                                           .arg(QString::fromStdString(path.reason)));
                 self->updateStatus();
                 Q_EMIT self->jobChanged();
+                Q_EMIT self->jobTimelineChanged();
                 Q_EMIT self->criticalPathChanged();
             },
             Qt::QueuedConnection);

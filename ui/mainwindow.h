@@ -80,7 +80,8 @@ public:
     void selectCollective(quint32 index);
     // Selects the rank's own event `event` (an index into that rank's Kineto events).
     bool selectRankEvent(qint64 rank, quint32 event);
-    // Each rank on its own clock instead of the reference rank's.
+    // Each rank on its own clock instead of the reference rank's (rebuilt off the GUI
+    // thread: jobTimelineChanged when shown).
     void setRawClocks(bool raw);
     bool rawClocks() const { return m_rawClocks; }
     void setRankOrder(RankOrder order);
@@ -131,6 +132,8 @@ Q_SIGNALS:
     void exportFinished(bool ok, const QString &message);
     void criticalPathChanged();
     void jobChanged();
+    // The job timeline was rebuilt (raw clocks toggled, another step).
+    void jobTimelineChanged();
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;

@@ -22,6 +22,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QEventLoop>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -244,8 +245,11 @@ int jobFirstPaint(const QString &dir)
     plot->setAllRanksExpanded(false);
     QElapsedTimer raw;
     raw.start();
+    QEventLoop rebuilt;
+    QObject::connect(&w, &MainWindow::jobTimelineChanged, &rebuilt, &QEventLoop::quit);
     w.setRawClocks(true);
-    const double rawMs = raw.nsecsElapsed() / 1e6;
+    rebuilt.exec();
+    const double rawMs = raw.nsecsElapsed() / 1e6; // off the GUI thread, until shown
     const JobLoadResult *r = w.jobLoadResult();
     std::printf("%.3f %.3f %.3f %lld %.0f %.2f %.2f %.2f %.2f %zu %zu %.3f %.2f %.2f\n", shown, painted, done, worstGap,
                 rssMb(), folded.median, folded.worst, expanded.median, expanded.worst, plot->model()->layout.itemCount,
@@ -279,7 +283,7 @@ void jobBenchOne(const QString &self, const QString &dir, const char *what, doub
                     what, ranks, bytes / 1e6, items / 1e6, run == 0 ? "cold" : "warm", painted, firstTimeline, done,
                     analysisMs, gap, rss);
         std::printf("      repaint at fit-all: folded median %.2f ms (worst %.2f), expanded median %.2f ms (worst %.2f); "
-                    "raw-clocks rebuild %.1f ms  target repaint <= %.0f ms [%s]\n",
+                    "raw clocks shown after %.1f ms  target repaint <= %.0f ms [%s]\n",
                     fMed, fWorst, eMed, eWorst, rawMs, repaintTarget, fMed <= repaintTarget ? "ok" : "MISSED");
     }
 }

@@ -183,7 +183,9 @@ void TestJobView::ranksInRankOrderWithAlignedClocks()
 void TestJobView::rawClocksShowOwnClocks()
 {
     QVERIFY(openJob(m_job));
+    QSignalSpy rebuilt(m_w.get(), &MainWindow::jobTimelineChanged);
     m_w->setRawClocks(true);
+    QVERIFY(rebuilt.wait(30000));
     const TimelineModel &raw = *m_w->timeline()->plot()->model();
     QVERIFY(raw.isJob());
     for (const TimelineRankPart &p : raw.parts)
@@ -194,6 +196,7 @@ void TestJobView::rawClocksShowOwnClocks()
     QVERIFY2(worst > 100000, qPrintable(QString::number(worst))); // the clocks' offsets show again
     QVERIFY(m_w->statusSummary().contains(QStringLiteral("raw clocks")));
     m_w->setRawClocks(false);
+    QVERIFY(rebuilt.wait(30000));
     QVERIFY(m_w->timeline()->plot()->model()->parts[1].clockOffsetUs != 0.0);
 }
 
