@@ -50,7 +50,7 @@ void MainWindow::showOpenJobDialog()
 
 void MainWindow::openJob(const QString &dir)
 {
-    m_loader->cancel();
+    m_loader->abandon();
     closeJob();
     m_jobDir = m_lastJobDir = dir;
     m_jobShown = false;
@@ -76,7 +76,7 @@ void MainWindow::giveTimelineRoom()
 
 void MainWindow::closeJob()
 {
-    m_jobLoader->cancel();
+    m_jobLoader->abandon();
     const bool had = m_job != nullptr;
     m_jobShown = false;
     m_job.reset();

@@ -47,6 +47,8 @@ private Q_SLOTS:
     void brokenRankDoesNotStopTheOthers();
     void cancelStopsTheJob();
     void recentEntryOpensJob();
+    void openingAPairAbandonsTheJob();
+    void openingAJobAbandonsThePair();
     void jobScreenshotRenders();
     void realJobCriticalPathAndStraggler();
 
@@ -125,12 +127,19 @@ void TestJobView::opensJobFromFolder()
 {
     QSignalSpy shown(m_w.get(), &MainWindow::timelineShown);
     QSignalSpy changed(m_w.get(), &MainWindow::jobChanged);
+    QStringList order; // the timeline (of the ranks read so far) comes before the analyses finish
+    connect(m_w.get(), &MainWindow::timelineShown, this, [&] {
+        order << QStringLiteral("shown");
+        QVERIFY(!m_w->jobData()); // the job is not analysed yet
+    });
+    connect(m_w.get(), &MainWindow::loadFinished, this, [&] { order << QStringLiteral("finished"); });
     m_w->openJob(m_job);
     QVERIFY(m_w->isLoading()); // off the GUI thread
     QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
     QVERIFY(done.wait(120000));
     QVERIFY(done.first().first().toBool());
     QCOMPARE(shown.count(), 1);
+    QCOMPARE(order, (QStringList{QStringLiteral("shown"), QStringLiteral("finished")}));
     QCOMPARE(changed.count(), 1);
     auto job = m_w->jobData();
     QVERIFY(job);
@@ -150,6 +159,19 @@ void TestJobView::opensJobFromFolder()
     QCOMPARE(m->layout.itemCount, items); // every rank's ops, once
     QVERIFY2(m_w->statusSummary().contains(QStringLiteral("4 of 4 ranks loaded")), qPrintable(m_w->statusSummary()));
     QVERIFY(!m->criticalEvents.empty()); // the job critical path is marked
+    // Every lane (the CPU summaries included) is sorted and free of overlaps, as the draw list
+    // needs, and every event id maps back to its rank.
+    for (const LaneRow &row : m->layout.rows)
+        for (size_t i = 1; i < row.size(); ++i) {
+            QVERIFY(row.start[i] >= row.end[i - 1]);
+            QVERIFY(row.end[i] >= row.start[i]);
+        }
+    for (const LaneGroup &g : m->layout.groups) {
+        QVERIFY(g.part >= 0);
+        for (uint32_t r = g.firstRow; r < g.firstRow + g.rowCount; ++r)
+            for (uint32_t ev : m->layout.rows[r].event)
+                QCOMPARE(m->partOf(ev), g.part);
+    }
 }
 
 void TestJobView::ranksInRankOrderWithAlignedClocks()
@@ -373,6 +395,36 @@ void TestJobView::cancelStopsTheJob()
     m_w->reload();
     QVERIFY(again.wait(120000));
     QVERIFY(again.first().first().toBool());
+}
+
+void TestJobView::openingAPairAbandonsTheJob()
+{
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    QSignalSpy shown(m_w.get(), &MainWindow::timelineShown);
+    m_w->openJob(m_job);
+    m_w->openFiles(m_job + QStringLiteral("/rank0.et.json"), m_job + QStringLiteral("/rank0.kineto.json"));
+    QVERIFY(done.wait(120000));
+    QTest::qWait(300); // anything the abandoned job still posts would arrive now
+    QCOMPARE(done.count(), 1);
+    QVERIFY(done.first().first().toBool());
+    QCOMPARE(shown.count(), 1);
+    QVERIFY(!m_w->jobData());
+    QVERIFY(!m_w->timeline()->plot()->model()->isJob()); // the pair, not the job
+    QVERIFY(m_w->analysis());
+}
+
+void TestJobView::openingAJobAbandonsThePair()
+{
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    m_w->openFiles(m_job + QStringLiteral("/rank0.et.json"), m_job + QStringLiteral("/rank0.kineto.json"));
+    m_w->openJob(m_job);
+    QVERIFY(done.wait(120000));
+    QTest::qWait(300);
+    QCOMPARE(done.count(), 1);
+    QVERIFY(done.first().first().toBool());
+    QVERIFY(m_w->jobData());
+    QVERIFY(!m_w->analysis());
+    QVERIFY(m_w->timeline()->plot()->model()->isJob());
 }
 
 void TestJobView::recentEntryOpensJob()

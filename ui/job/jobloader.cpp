@@ -142,6 +142,13 @@ void JobLoader::cancel()
         m_cancel->store(true);
 }
 
+void JobLoader::abandon()
+{
+    cancel();
+    ++m_generation; // what the running load still posts is dropped
+    m_busy = false;
+}
+
 void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, unsigned workers)
 {
     cancel();

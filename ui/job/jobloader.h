@@ -43,7 +43,8 @@ public:
     // `request` carries the options (link mode, critical-path window); paths and rank are
     // set per rank. `workers` 0: min(cores, 4) ranks at once.
     void start(std::vector<std::string> inputs, AnalysisRequest request, unsigned workers = 0);
-    void cancel();
+    void cancel();   // the load stops; finished() still reports it (cancelled)
+    void abandon();  // the load stops and nothing more is reported (another file was opened)
     bool busy() const { return m_busy; }
 
 Q_SIGNALS:
