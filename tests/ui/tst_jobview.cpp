@@ -281,6 +281,13 @@ void TestJobView::selectingCollectiveSelectsItOnEveryRank()
     QCOMPARE(plot->linkedEvents(), linked);
     plot->replot(QCustomPlot::rpImmediateRefresh);
     QCOMPARE(plot->lastPaintStats().linkedOutlines, size_t(kRanks));
+    // Hovering a collective kernel joins its instance too.
+    plot->selection()->clear();
+    QVERIFY(plot->hoveredLinkedEvents().empty());
+    const QPoint over = plot->eventPoint(linked.front());
+    QVERIFY(over.x() >= 0);
+    QTest::mouseMove(plot, over);
+    QCOMPARE(plot->hoveredLinkedEvents(), linked);
 }
 
 void TestJobView::collectiveWaitsAreMarked()

@@ -171,6 +171,21 @@ void BoxLayer::draw(QCPPainter *painter)
 
     drawFoldedCritical(painter, y0, y1);
 
+    // Job: the hovered collective joined on every rank (a thin dotted connector).
+    if (const std::vector<uint32_t> hovered = p.hoveredLinkedEvents(); hovered.size() > 1) {
+        std::vector<QPointF> joints;
+        for (uint32_t ev : hovered) {
+            const EventPos &op = model.layout.pos(ev);
+            const int cy = op.row >= 0 ? geo.rowCenterY(static_cast<uint32_t>(op.row)) : -1;
+            if (cy >= 0)
+                joints.emplace_back(clampX(rect.left() + view.toX(model.startNs(ev)), rect), p.widgetY(cy));
+        }
+        std::sort(joints.begin(), joints.end(), [](const QPointF &a, const QPointF &b) { return a.y() < b.y(); });
+        painter->setPen(QPen(c.selection, 1, Qt::DotLine));
+        if (joints.size() > 1)
+            painter->drawPolyline(joints.data(), static_cast<int>(joints.size()));
+    }
+
     // The selected op, outlined wherever it is (even when folded into a run).
     if (p.m_selection->hasEvent()) {
         const uint32_t ev = static_cast<uint32_t>(p.m_selection->event());

@@ -61,6 +61,7 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     m_history->clear();
     m_rankExpanded.clear();
     m_partOrder.clear();
+    m_hoverCollective = -1;
     // Jobs: tighter rows, so 8 folded ranks fit one screen.
     m_rowHeight = QFontMetrics(font()).height() + (m_model && m_model->isJob() ? 3 : 6);
     m_collapsed.assign(m_model ? m_model->layout.groups.size() : 0, false);
@@ -89,6 +90,7 @@ void TimelinePlot::replaceModel(std::shared_ptr<TimelineModel> model)
         sameIds = m_model->parts[i].rank == model->parts[i].rank && m_model->parts[i].base == model->parts[i].base &&
                   m_model->parts[i].events == model->parts[i].events;
     const qint64 selected = m_selection->event();
+    m_hoverCollective = -1;
     if (m_partOrder.size() != model->parts.size())
         m_partOrder.clear();
     m_model = std::move(model);
@@ -139,6 +141,13 @@ void TimelinePlot::setPartOrder(std::vector<uint32_t> parts)
     m_partOrder = std::move(parts);
     rebuildGeometry();
     refresh();
+}
+
+std::vector<uint32_t> TimelinePlot::hoveredLinkedEvents() const
+{
+    if (!m_model || m_hoverCollective < 0 || size_t(m_hoverCollective) >= m_model->collectiveEvents.size())
+        return {};
+    return m_model->collectiveEvents[size_t(m_hoverCollective)];
 }
 
 std::vector<uint32_t> TimelinePlot::linkedEvents() const
@@ -631,13 +640,26 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent *event)
     if (m_drag == Drag::None && rect.contains(pos)) {
         const qint64 ev = eventAt(pos);
         Q_EMIT eventHovered(ev);
+        // Job: a hovered collective kernel joins its instance on every rank (thin connector).
+        const CollectiveMark *mark = ev >= 0 && m_model ? m_model->collectiveMark(uint32_t(ev)) : nullptr;
+        const int64_t hovered = mark ? int64_t(mark->collective) : -1;
+        if (hovered != m_hoverCollective) {
+            m_hoverCollective = hovered;
+            refresh();
+        }
         if (ev >= 0 && m_model) {
             const uint32_t e = static_cast<uint32_t>(ev);
-            QToolTip::showText(event->globalPosition().toPoint(),
-                               QString::fromUtf8(m_model->name(e).data(), qsizetype(m_model->name(e).size())) +
-                                   QStringLiteral("\n") +
-                                   QString::fromStdString(formatDuration(m_model->endNs(e) - m_model->startNs(e))),
-                               this);
+            QString text = QString::fromUtf8(m_model->name(e).data(), qsizetype(m_model->name(e).size())) +
+                           QStringLiteral("\n") +
+                           QString::fromStdString(formatDuration(m_model->endNs(e) - m_model->startNs(e)));
+            if (const int part = m_model->partOf(e); part >= 0)
+                text.prepend(tr("Rank %1 \u00b7 ").arg(m_model->parts[size_t(part)].rank));
+            if (mark && mark->lastArrival)
+                text += tr("\nlast to arrive: the other ranks waited for it");
+            else if (mark && mark->waitNs > 0)
+                text += tr("\nwaited %1 for the last arrival (hatched)")
+                            .arg(QString::fromStdString(formatDuration(mark->waitNs)));
+            QToolTip::showText(event->globalPosition().toPoint(), text, this);
         } else {
             QToolTip::hideText();
         }

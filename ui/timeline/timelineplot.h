@@ -101,6 +101,8 @@ public:
     const std::vector<uint32_t> &partOrder() const { return m_partOrder; }
     // The kernels of the selected op's matched collective on every rank (empty: none).
     std::vector<uint32_t> linkedEvents() const;
+    // The kernels of the hovered op's matched collective (empty: none).
+    std::vector<uint32_t> hoveredLinkedEvents() const;
     // The content y of the header of a rank, -1 when it is not shown.
     int rankHeaderY(int64_t rank) const;
     // The lane group whose label is at this widget position (-1 if none).
@@ -174,6 +176,7 @@ private:
     std::vector<bool> m_pinned, m_hidden;
     std::map<int64_t, bool> m_rankExpanded; // job: by rank number, so it survives new models
     std::vector<uint32_t> m_partOrder;
+    int64_t m_hoverCollective = -1;
     int m_scrollY = 0;
     int m_rowHeight = 20;
     int m_labelWidth = 230;
