@@ -284,10 +284,15 @@ void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, 
                 if (a.inputsOk) {
                     summary = extractRankSummary(a, run.exitCode);
                     if (model) {
+                        // Stage 2 on a copy: the stage-1 model may be in a partial timeline on the
+                        // GUI thread (details, names) or in another worker's snapshot right now.
                         const CriticalPathResult *cp = a.criticalPath && a.criticalPath->success ? &*a.criticalPath : nullptr;
-                        model->edges = buildEdgeIndex(*model, a, cp);
-                        model->criticalEvents = cp ? cp->criticalEvents : std::vector<uint32_t>{};
-                        model->layout.setCritical(model->criticalEvents);
+                        auto full = std::make_shared<TimelineModel>(*model);
+                        full->edges = buildEdgeIndex(*full, a, cp);
+                        full->criticalEvents = cp ? cp->criticalEvents : std::vector<uint32_t>{};
+                        full->layout.setCritical(full->criticalEvents);
+                        std::lock_guard<std::mutex> g(modelsLock);
+                        result->rankModels[i] = std::move(full);
                     }
                     job.ranks[i].analysis = run.analysis;
                 } else {
