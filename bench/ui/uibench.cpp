@@ -22,7 +22,6 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QEventLoop>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -225,31 +224,39 @@ int jobFirstPaint(const QString &dir)
             painted = clock.nsecsElapsed() / 1e9;
     });
     bool ok = false;
+    Figures folded, expanded;
+    QElapsedTimer raw;
+    double rawMs = -1;
+    // After the load: repaints at fit-all, then raw clocks (rebuilt off the GUI thread) until shown.
+    QObject::connect(&w, &MainWindow::jobTimelineChanged, [&] {
+        rawMs = raw.nsecsElapsed() / 1e6;
+        QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+    });
     QObject::connect(&w, &MainWindow::loadFinished, [&](bool success) {
         ok = success;
         done = clock.nsecsElapsed() / 1e9;
-        QTimer::singleShot(50, qApp, &QCoreApplication::quit);
+        QTimer::singleShot(50, [&] {
+            ticker.stop();
+            if (!ok) {
+                QCoreApplication::quit();
+                return;
+            }
+            plot->fitAll();
+            QCoreApplication::processEvents();
+            folded = measureRepaint(plot, 15);
+            plot->setAllRanksExpanded(true);
+            expanded = measureRepaint(plot, 15);
+            plot->setAllRanksExpanded(false);
+            raw.start();
+            w.setRawClocks(true);
+        });
     });
     clock.start();
     ticker.start(5);
     w.openJob(dir);
     QApplication::exec();
-    ticker.stop();
     if (!ok)
         return 1;
-    plot->fitAll();
-    QCoreApplication::processEvents();
-    const Figures folded = measureRepaint(plot, 15);
-    plot->setAllRanksExpanded(true);
-    const Figures expanded = measureRepaint(plot, 15);
-    plot->setAllRanksExpanded(false);
-    QElapsedTimer raw;
-    raw.start();
-    QEventLoop rebuilt;
-    QObject::connect(&w, &MainWindow::jobTimelineChanged, &rebuilt, &QEventLoop::quit);
-    w.setRawClocks(true);
-    rebuilt.exec();
-    const double rawMs = raw.nsecsElapsed() / 1e6; // off the GUI thread, until shown
     const JobLoadResult *r = w.jobLoadResult();
     std::printf("%.3f %.3f %.3f %lld %.0f %.2f %.2f %.2f %.2f %zu %zu %.3f %.2f %.2f\n", shown, painted, done, worstGap,
                 rssMb(), folded.median, folded.worst, expanded.median, expanded.worst, plot->model()->layout.itemCount,
