@@ -59,7 +59,7 @@ bool buildJobCli(const CliArgs &args, const CliRequest &request, unsigned defaul
 {
     out.inputs = args.all("--job");
     for (const char *single : {"--host", "--device", "--sample", "--rank", "--inspect", "--screenshot", "--size",
-                               "--select", "--open-pair"})
+                               "--select", "--open-pair", "--rank-order"})
         if (args.has(single)) {
             error = std::string(single) + " cannot be combined with --job (the job's files are found in its directory)";
             return false;

@@ -93,6 +93,9 @@ const std::vector<CliOption> &cliOptions()
         {"--size", "WxH", "Window", "Window size for --screenshot, e.g. 1600x1000 (the default)."},
         {"--select", "NAME", "Window",
          "Select the earliest op named NAME (else the first whose name contains it) and show its details."},
+        {"--rank-order", "ORDER", "Window",
+         "A job's ranks on the timeline: rank (the default), step (slowest step first) or waits (the ranks that "
+         "caused the most collective waits first)."},
         {"--help", nullptr, "Other", "Show this help and exit."},
         {"--version", nullptr, "Other", "Show the version and exit."},
     };

@@ -158,6 +158,11 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
     out.openPair = args.has("--open-pair");
     out.screenshot = args.value("--screenshot");
     out.select = args.value("--select");
+    out.rankOrder = args.value("--rank-order");
+    if (args.has("--rank-order") && out.rankOrder != "rank" && out.rankOrder != "step" && out.rankOrder != "waits") {
+        error = "--rank-order takes rank, step or waits (got '" + out.rankOrder + "')";
+        return false;
+    }
     if (args.has("--size") && !parseSize(args.value("--size"), out.width, out.height)) {
         error = "--size takes WIDTHxHEIGHT between 200 and 10000 pixels (got '" + args.value("--size") + "')";
         return false;

@@ -17,6 +17,7 @@ struct CliRequest {
     std::string screenshot;           // --screenshot FILE
     int width = 1600, height = 1000;  // --size WxH
     std::string select;               // --select NAME
+    std::string rankOrder;            // --rank-order rank|step|waits (jobs)
     bool openPair = false;            // --open-pair
 };
 

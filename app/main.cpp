@@ -32,7 +32,7 @@ int main(int argc, char **argv)
         return ExitOk;
     }
     if (cli.has("--job") && !cli.has("--batch")) {
-        std::cerr << "syncscope: --job needs --batch (the inspector opens one rank)\nTry 'syncscope --help' for more "
+        std::cerr << "syncscope: --job needs --batch (the inspector opens a job as: syncscope DIR)\nTry 'syncscope --help' for more "
                      "information.\n";
         return ExitUsage;
     }
@@ -52,6 +52,7 @@ int main(int argc, char **argv)
             gui.width = request.width;
             gui.height = request.height;
             gui.select = request.select;
+            gui.rankOrder = request.rankOrder;
             gui.openPair = request.openPair;
             if (cli.has("--diff")) { // the compare window
                 DiffSideSpec base, cand;

@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QIcon>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QPixmap>
 #include <QTimer>
 
@@ -25,6 +26,24 @@ bool haveDisplay()
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") ||
            !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+// A folder given alone is a job (every rank under it); else one pair.
+bool isJobInput(const GuiOptions &cli)
+{
+    return cli.request.hostPath.empty() && QFileInfo(QString::fromStdString(cli.request.devicePath)).isDir();
+}
+
+void openInputs(ui::MainWindow &window, const GuiOptions &cli)
+{
+    if (cli.rankOrder == "step")
+        window.setRankOrder(ui::RankOrder::ByStepTime);
+    else if (cli.rankOrder == "waits")
+        window.setRankOrder(ui::RankOrder::ByWaitsCaused);
+    if (isJobInput(cli))
+        window.openJob(QString::fromStdString(cli.request.devicePath));
+    else
+        window.openRequest(cli.request);
 }
 
 // Loads, renders the window offscreen and saves it; no user interaction.
@@ -47,7 +66,7 @@ int screenshot(ui::MainWindow &window, const GuiOptions &cli)
         ok = success;
         loop.quit();
     });
-    window.openRequest(cli.request);
+    openInputs(window, cli);
     loop.exec();
     if (!ok)
         std::cerr << "syncscope: the traces could not be loaded; the screenshot shows the diagnostics\n";
@@ -140,7 +159,7 @@ int runGui(int argc, char **argv, const GuiOptions &cli)
     window.show();
     window.restoreLayout();
     if (cli.hasInputs)
-        window.openRequest(cli.request);
+        openInputs(window, cli);
     else if (cli.openPair)
         QTimer::singleShot(0, &window, &ui::MainWindow::showOpenDialog);
     return app.exec();

@@ -16,6 +16,7 @@ struct GuiOptions {
     std::string screenshot;           // non-empty: render to this PNG and exit
     int width = 1600, height = 1000;
     std::string select;               // op to select (by name) before the screenshot
+    std::string rankOrder;            // jobs: "rank" (default), "step" or "waits"
     bool openPair = false;            // start with the Open pair dialog
     // --diff BASELINE CANDIDATE: the compare window (ui/diff) instead of the inspector.
     bool diff = false;

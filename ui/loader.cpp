@@ -49,6 +49,13 @@ void Loader::cancel()
         m_cancel->store(true);
 }
 
+void Loader::abandon()
+{
+    cancel();
+    ++m_generation;
+    m_busy = false;
+}
+
 void Loader::start(AnalysisRequest request)
 {
     cancel();

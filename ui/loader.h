@@ -36,6 +36,7 @@ public:
     // cancel, loaded and keepRawEvents fields are set here.
     void start(AnalysisRequest request);
     void cancel();
+    void abandon(); // cancel, and nothing more is reported (a job was opened instead)
     bool busy() const { return m_busy; }
     // Tests: runs on the worker once the traces are in, before the analysis goes on (with the
     // load's cancel flag), so a test can cancel while the analysis is certainly running.

@@ -20,6 +20,8 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QActionGroup>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -61,6 +63,7 @@ bool isTraceFile(const QString &path)
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_loader(new Loader(this))
+    , m_jobLoader(new JobLoader(this))
     , m_stack(new QStackedWidget(this))
     , m_start(new StartPage(this))
     , m_timeline(new TimelineView(this))
@@ -98,6 +101,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_statusLabel->setText(tr("Open a trace pair to start."));
 
     connect(m_cancel, &QPushButton::clicked, m_loader, &Loader::cancel);
+    connect(m_cancel, &QPushButton::clicked, m_jobLoader, &JobLoader::cancel);
+    connect(m_jobLoader, &JobLoader::progress, this, &MainWindow::onProgress);
+    connect(m_jobLoader, &JobLoader::timelineReady, this, &MainWindow::onJobTimelineReady);
+    connect(m_jobLoader, &JobLoader::finished, this, &MainWindow::onJobFinished);
     connect(m_loader, &Loader::progress, this, &MainWindow::onProgress);
     connect(m_loader, &Loader::timelineReady, this, &MainWindow::onTimelineReady);
     connect(m_loader, &Loader::finished, this, &MainWindow::onFinished);
@@ -108,8 +115,13 @@ MainWindow::MainWindow(QWidget *parent)
             [this](const RecentPair &p) { openFiles(p.host.isEmpty() ? p.device : p.host, p.host.isEmpty() ? QString() : p.device); });
 
     TimelinePlot *plot = m_timeline->plot();
-    connect(plot->selection(), &Selection::changed, m_details->model(), &DetailsModel::setEvent);
-    connect(m_details, &DetailsPanel::eventRequested, this, &MainWindow::jumpTo);
+    connect(plot->selection(), &Selection::changed, this, &MainWindow::onSelectionChanged);
+    connect(m_details, &DetailsPanel::eventRequested, this, [this](qint64 event) {
+        // In a job the details show one rank's analysis: its events are that rank's.
+        if (m_model && m_model->isJob() && m_detailsPart >= 0 && size_t(m_detailsPart) < m_model->parts.size())
+            event += m_model->parts[size_t(m_detailsPart)].base;
+        jumpTo(event);
+    });
     connect(m_search, &SearchPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(m_cpPanel, &CriticalPathPanel::eventRequested, this, &MainWindow::jumpTo);
     connect(m_syncWaits, &SyncWaitsPanel::eventRequested, this, &MainWindow::jumpTo);
@@ -190,6 +202,10 @@ void MainWindow::createActions()
     QAction *open = file->addAction(tr("&Open pair\u2026"), this, &MainWindow::showOpenDialog);
     open->setShortcut(QKeySequence::Open);
     open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    QAction *openJobAction = file->addAction(tr("Open &job\u2026"), this, &MainWindow::showOpenJobDialog);
+    openJobAction->setObjectName(QStringLiteral("openJob"));
+    openJobAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    openJobAction->setToolTip(tr("Open a folder of ranks (every rank's host and device traces) on one timeline"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction *sample = file->addAction(tr("Open the &sample pair"), this, &MainWindow::openSample);
     sample->setObjectName(QStringLiteral("openSample"));
@@ -271,6 +287,37 @@ void MainWindow::createActions()
     nextOnPath->setShortcutContext(Qt::WindowShortcut);
     prevOnPath->setShortcutContext(Qt::WindowShortcut);
     view->addSeparator();
+    // Jobs: the ranks' clocks and order.
+    m_rawClocksAction = view->addAction(tr("&Raw clocks (each rank on its own)"));
+    m_rawClocksAction->setObjectName(QStringLiteral("rawClocks"));
+    m_rawClocksAction->setCheckable(true);
+    m_rawClocksAction->setToolTip(tr("Job: show each rank on its own clock instead of aligned on the reference rank"));
+    connect(m_rawClocksAction, &QAction::toggled, this, &MainWindow::setRawClocks);
+    QMenu *orderMenu = view->addMenu(tr("Rank &order"));
+    auto *orderGroup = new QActionGroup(this);
+    const std::pair<QString, RankOrder> orders[] = {{tr("By rank"), RankOrder::ByRank},
+                                                    {tr("By step time (slowest first)"), RankOrder::ByStepTime},
+                                                    {tr("By waits caused (stragglers first)"), RankOrder::ByWaitsCaused}};
+    m_rankOrderBox = new QComboBox(this);
+    m_rankOrderBox->setObjectName(QStringLiteral("rankOrder"));
+    m_rankOrderBox->setToolTip(tr("Order of the ranks on the job timeline"));
+    for (const auto &[text, order] : orders) {
+        QAction *a = orderMenu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(order == RankOrder::ByRank);
+        orderGroup->addAction(a);
+        const RankOrder o = order;
+        connect(a, &QAction::triggered, this, [this, o] { setRankOrder(o); });
+        m_rankOrderBox->addItem(tr("Ranks %1").arg(text.section(QLatin1Char(' '), 0, 2).toLower()), static_cast<int>(order));
+        connect(this, &MainWindow::jobChanged, a, [this, a, o] { a->setChecked(m_rankOrder == o); });
+    }
+    connect(m_rankOrderBox, &QComboBox::activated, this,
+            [this](int i) { setRankOrder(static_cast<RankOrder>(m_rankOrderBox->itemData(i).toInt())); });
+    QAction *foldAll = view->addAction(tr("Fold every rank"), this, [plot] { plot->setAllRanksExpanded(false); });
+    QAction *expandAll = view->addAction(tr("Expand every rank"), this, [plot] { plot->setAllRanksExpanded(true); });
+    for (QAction *a : {m_rawClocksAction, orderMenu->menuAction(), foldAll, expandAll})
+        m_jobActions << a;
+    view->addSeparator();
     for (QDockWidget *d : {m_detailsDock, m_cpDock, m_searchDock, m_syncDock, m_areaDock, m_diagDock})
         view->addAction(d->toggleViewAction());
 
@@ -301,6 +348,7 @@ void MainWindow::createActions()
     bar->setObjectName(QStringLiteral("maintoolbar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(open);
+    bar->addAction(openJobAction);
     bar->addAction(m_reloadAction);
     auto *exportButton = new QToolButton(bar);
     exportButton->setText(tr("Export"));
@@ -315,7 +363,24 @@ void MainWindow::createActions()
     QAction *fit = bar->addAction(tr("Fit all"), plot, &TimelinePlot::fitAll);
     fit->setToolTip(tr("Fit to where the events are (0); again: the whole trace"));
     bar->addSeparator();
+    m_jobActions << bar->addWidget(m_rankOrderBox);
+    m_jobStepBox = new QComboBox(this);
+    m_jobStepBox->setObjectName(QStringLiteral("jobStep"));
+    m_jobStepBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_jobStepBox->setMinimumContentsLength(16);
+    m_jobStepBox->setToolTip(tr("The step every rank's critical path and the job's analysis are computed for"));
+    connect(m_jobStepBox, &QComboBox::activated, this,
+            [this](int i) { showJobStep(m_jobStepBox->itemData(i).toLongLong()); });
+    m_jobActions << bar->addWidget(m_jobStepBox);
+    QAction *raw = bar->addAction(tr("Raw clocks"));
+    raw->setCheckable(true);
+    raw->setToolTip(m_rawClocksAction->toolTip());
+    connect(raw, &QAction::toggled, m_rawClocksAction, &QAction::setChecked);
+    connect(m_rawClocksAction, &QAction::toggled, raw, &QAction::setChecked);
+    m_jobActions << raw << bar->addSeparator();
     bar->addWidget(m_timeline->edgeBar()); // the edges' toggles and legend
+    for (QAction *a : m_jobActions)
+        a->setVisible(false);
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -377,6 +442,10 @@ QWidget *MainWindow::compareWith(const QString &first, const QString &second)
 
 void MainWindow::openFiles(const QString &first, const QString &second)
 {
+    if (second.isEmpty() && QFileInfo(first).isDir()) { // a folder of ranks
+        openJob(first);
+        return;
+    }
     AnalysisRequest r = m_template;
     if (second.isEmpty()) {
         r.hostPath.clear();
@@ -391,6 +460,8 @@ void MainWindow::openFiles(const QString &first, const QString &second)
 
 void MainWindow::openRequest(AnalysisRequest request)
 {
+    closeJob();
+    m_lastJobDir.clear();
     m_loading = {QString::fromStdString(request.hostPath), QString::fromStdString(request.devicePath)};
     m_lastRequest = request;
     m_haveLastRequest = true;
@@ -406,13 +477,17 @@ void MainWindow::openRequest(AnalysisRequest request)
 
 void MainWindow::reload()
 {
+    if (!m_lastJobDir.isEmpty() && !isLoading()) {
+        openJob(m_lastJobDir);
+        return;
+    }
     if (m_haveLastRequest && !isLoading())
         openRequest(m_lastRequest);
 }
 
 bool MainWindow::isLoading() const
 {
-    return m_loader->busy();
+    return m_loader->busy() || m_jobLoader->busy();
 }
 
 void MainWindow::showOpenDialog()
@@ -636,6 +711,8 @@ void MainWindow::updateStatus()
 
 QString MainWindow::statusSummary() const
 {
+    if (m_job && m_model)
+        return jobSummary();
     if (!m_analysis || !m_model)
         return {};
     const Analysis &a = *m_analysis;
@@ -751,6 +828,28 @@ void MainWindow::jumpTo(qint64 event)
 
 bool MainWindow::selectByName(const QString &name)
 {
+    if (m_model && m_model->isJob() && !name.isEmpty()) { // the earliest match over the ranks
+        const std::string wanted = name.toStdString();
+        qint64 exact = -1, partial = -1;
+        for (const TimelineRankPart &part : m_model->parts)
+            for (uint32_t i = 0; i < part.events; ++i) {
+                const uint32_t ev = part.base + i;
+                if (m_model->layout.pos(ev).row < 0)
+                    continue;
+                const std::string_view n = m_model->name(ev);
+                auto earlier = [&](qint64 cur) { return cur < 0 || m_model->startNs(ev) < m_model->startNs(uint32_t(cur)); };
+                if (n == wanted) {
+                    if (earlier(exact))
+                        exact = ev;
+                } else if (n.find(wanted) != std::string_view::npos && earlier(partial)) {
+                    partial = ev;
+                }
+            }
+        const qint64 ev = exact >= 0 ? exact : partial;
+        if (ev >= 0)
+            jumpTo(ev);
+        return ev >= 0;
+    }
     if (!m_model || !m_model->trace || name.isEmpty())
         return false;
     const KinetoTrace &t = *m_model->trace;
@@ -792,6 +891,11 @@ void MainWindow::dropEvent(QDropEvent *event)
     const auto urls = event->mimeData()->urls();
     if (urls.isEmpty() || urls.size() > 2)
         return;
+    if (urls.size() == 1 && QFileInfo(urls[0].toLocalFile()).isDir()) { // a folder of ranks: a job
+        openJob(urls[0].toLocalFile());
+        event->acceptProposedAction();
+        return;
+    }
     const QString a = urls[0].toLocalFile();
     const QString b = urls.size() > 1 ? urls[1].toLocalFile() : QString();
     if (!isTraceFile(a) || (!b.isEmpty() && !isTraceFile(b)))
@@ -803,6 +907,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     m_loader->cancel();
+    m_jobLoader->cancel();
     if (!m_interactive) {
         QMainWindow::closeEvent(event);
         return;

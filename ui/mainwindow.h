@@ -5,6 +5,7 @@
 #pragma once
 
 #include "exporter.h"
+#include "job/jobloader.h"
 #include "loader.h"
 #include "recentpairs.h"
 
@@ -15,6 +16,7 @@
 #include <vector>
 #include <memory>
 
+class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -45,6 +47,8 @@ public:
     void openFiles(const QString &first, const QString &second = {});
     void openRequest(AnalysisRequest request);
     void openSample();
+    // Opens a job: a folder of ranks (discovery as `--batch --job DIR`), every rank on one timeline.
+    void openJob(const QString &dir);
     void setSamplePair(const QString &host, const QString &device);
     // File > Open pair... (the desktop entry's "Open Trace Pair" action starts here).
     void showOpenDialog();
@@ -61,6 +65,36 @@ public:
 
     bool isLoading() const;
     Loader *loader() const { return m_loader; }
+    JobLoader *jobLoader() const { return m_jobLoader; }
+
+    // --- jobs -----------------------------------------------------------------
+    // Hooks for the job panels (rank table, collectives table, cross-rank search):
+    // jobChanged() fires when a job finished loading (or was closed: jobData() null);
+    // connect their rankActivated(rank) to showRank and collectiveActivated(index) to
+    // selectCollective.
+    bool isJob() const { return m_job != nullptr || m_jobLoader->busy(); }
+    std::shared_ptr<const JobData> jobData() const { return m_job; }
+    const JobLoadResult *jobLoadResult() const { return m_jobResult.get(); }
+    // Expands the rank and scrolls its lanes into view.
+    void showRank(qint64 rank);
+    // Selects matched collective `index` (JobAnalysis::collectives) on every rank: the
+    // last arriver's kernel is selected, the others outlined and joined.
+    void selectCollective(quint32 index);
+    // Selects the rank's own event `event` (an index into that rank's Kineto events).
+    bool selectRankEvent(qint64 rank, quint32 event);
+    // Each rank on its own clock instead of the reference rank's (rebuilt off the GUI
+    // thread: jobTimelineChanged when shown).
+    void setRawClocks(bool raw);
+    bool rawClocks() const { return m_rawClocks; }
+    void setRankOrder(RankOrder order);
+    // The whole job on ProfilerStep#N: every rank's critical path for that step, then the
+    // cross-rank analysis again (off the GUI thread; jobChanged when done), and the view on it.
+    void showJobStep(qint64 stepNumber);
+    // The ProfilerStep#N numbers of the job (of its first loaded rank).
+    std::vector<qint64> jobSteps() const;
+    RankOrder rankOrder() const { return m_rankOrder; }
+    // The job selection's rank (-1: none, or not a job).
+    qint64 selectedRank() const;
     std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
     std::shared_ptr<const CriticalPathResult> criticalPath() const { return m_cp; }
     TimelineView *timeline() const { return m_timeline; }
@@ -99,6 +133,9 @@ Q_SIGNALS:
     void loadFinished(bool ok);
     void exportFinished(bool ok, const QString &message);
     void criticalPathChanged();
+    void jobChanged();
+    // The job timeline was rebuilt (raw clocks toggled, another step).
+    void jobTimelineChanged();
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -113,6 +150,15 @@ private:
     void onTimelineReady(std::shared_ptr<TimelineModel> model);
     void onFinished(std::shared_ptr<LoadResult> result);
     void applyCriticalPath(std::shared_ptr<const CriticalPathResult> cp, EdgeIndex edges);
+    void onJobTimelineReady(std::shared_ptr<TimelineModel> model);
+    void onJobFinished(std::shared_ptr<JobLoadResult> result);
+    void onSelectionChanged(qint64 event);
+    void closeJob();
+    void showJobModel(std::shared_ptr<TimelineModel> model);
+    void applyRankOrder();
+    QString jobSummary() const;
+    void showOpenJobDialog();
+    void giveTimelineRoom();
     void updateStatus();
     void updateExportActions();
     void askExport(ExportKind kind);
@@ -121,6 +167,19 @@ private:
 
     AnalysisRequest m_template;
     Loader *m_loader;
+    JobLoader *m_jobLoader;
+    std::shared_ptr<JobData> m_job;
+    std::shared_ptr<JobLoadResult> m_jobResult;
+    QString m_jobDir, m_lastJobDir;
+    bool m_rawClocks = false;
+    bool m_jobShown = false;        // the job being opened is on the timeline
+    RankOrder m_rankOrder = RankOrder::ByRank;
+    int m_detailsPart = -1;         // job: the rank part the details panel shows
+    QAction *m_rawClocksAction = nullptr;
+    QComboBox *m_rankOrderBox = nullptr;
+    QComboBox *m_jobStepBox = nullptr;
+    void fillJobSteps();
+    QList<QAction *> m_jobActions; // shown for jobs only
     std::shared_ptr<const Analysis> m_analysis;
     std::shared_ptr<TimelineModel> m_model;
     std::shared_ptr<const CriticalPathResult> m_cp;

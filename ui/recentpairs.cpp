@@ -2,6 +2,7 @@
 #include "recentpairs.h"
 
 #include <QFileInfo>
+#include <QObject>
 #include <QSettings>
 
 namespace syncscope::ui {
@@ -14,6 +15,8 @@ constexpr int kMax = 10;
 QString RecentPair::label() const
 {
     const QString d = QFileInfo(device).fileName();
+    if (host.isEmpty() && QFileInfo(device).isDir()) // a job: a folder of ranks
+        return QObject::tr("%1 (job)").arg(d);
     return host.isEmpty() ? d : QFileInfo(host).fileName() + QStringLiteral(" + ") + d;
 }
 

@@ -11,7 +11,7 @@ namespace syncscope::ui {
 
 struct RecentPair {
     QString host;   // may be empty (device trace alone)
-    QString device;
+    QString device; // a folder: a job (File > Open job...)
     bool operator==(const RecentPair &o) const { return host == o.host && device == o.device; }
     QString label() const; // "sample.et.json.gz + sample.kineto.json.gz"
 };

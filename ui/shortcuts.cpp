@@ -27,6 +27,7 @@ const std::vector<ShortcutEntry> &shortcutTable()
         {"Enter / F3", "Next match"},
         {"Shift + Enter / Shift + F3", "Previous match"},
         {"Ctrl + O", "Open a trace pair"},
+        {"Ctrl + Shift + O", "Open a job (a folder of ranks)"},
         {"Ctrl + E", "Export the ET+ JSON"},
         {"Ctrl + Q", "Quit"},
         {"F1", "This list"},

@@ -6,7 +6,13 @@
 //     2. start to first paint of a 500 MB pair (generated with tracegen into
 //        WORK_DIR unless p500.{et,kineto}.json are there), in a child process,
 //        with the longest stall of the GUI thread during the load.
+//     3. jobs (issue 14): a generated job of 8 ranks x ~50 MB and one of 64 ranks
+//        x ~3.5 MB opened as `syncscope DIR` does, in a child process: first paint,
+//        all analyses done, longest GUI stall, repaint at fit-all (folded ranks),
+//        the raw-clocks rebuild, peak RSS.
+//   syncscope-uibench --job [WORK_DIR]            (only the job figures)
 //   syncscope-uibench --first-paint HOST DEVICE   (the child; prints one line)
+//   syncscope-uibench --job-first-paint DIR       (the child; prints one line)
 // Run with QT_QPA_PLATFORM=offscreen on a headless machine.
 #include "synthmodel.h"
 
@@ -15,6 +21,7 @@
 #include "tracegen.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -25,6 +32,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -191,6 +199,127 @@ void firstPaintBench(const QString &self, const QString &work)
     }
 }
 
+// The child: open the job, report first paint, the end of all analyses, the
+// longest GUI stall, and repaints at fit-all (ranks folded, then expanded).
+int jobFirstPaint(const QString &dir)
+{
+    MainWindow w;
+    w.setInteractive(false);
+    w.setRecordRecent(false);
+    w.resize(1600, 1000);
+    w.show();
+    QCoreApplication::processEvents();
+    QElapsedTimer clock;
+    double shown = -1, painted = -1, done = -1;
+    qint64 last = 0, worstGap = 0;
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        worstGap = std::max(worstGap, clock.elapsed() - last);
+        last = clock.elapsed();
+    });
+    TimelinePlot *plot = w.timeline()->plot();
+    QObject::connect(&w, &MainWindow::timelineShown, [&] { shown = clock.nsecsElapsed() / 1e9; });
+    QObject::connect(plot, &QCustomPlot::afterReplot, [&] {
+        if (shown >= 0 && painted < 0)
+            painted = clock.nsecsElapsed() / 1e9;
+    });
+    bool ok = false;
+    Figures folded, expanded;
+    QElapsedTimer raw;
+    double rawMs = -1;
+    // After the load: repaints at fit-all, then raw clocks (rebuilt off the GUI thread) until shown.
+    QObject::connect(&w, &MainWindow::jobTimelineChanged, [&] {
+        rawMs = raw.nsecsElapsed() / 1e6;
+        QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+    });
+    QObject::connect(&w, &MainWindow::loadFinished, [&](bool success) {
+        ok = success;
+        done = clock.nsecsElapsed() / 1e9;
+        QTimer::singleShot(50, [&] {
+            ticker.stop();
+            if (!ok) {
+                QCoreApplication::quit();
+                return;
+            }
+            plot->fitAll();
+            QCoreApplication::processEvents();
+            folded = measureRepaint(plot, 15);
+            plot->setAllRanksExpanded(true);
+            expanded = measureRepaint(plot, 15);
+            plot->setAllRanksExpanded(false);
+            raw.start();
+            w.setRawClocks(true);
+        });
+    });
+    clock.start();
+    ticker.start(5);
+    w.openJob(dir);
+    QApplication::exec();
+    if (!ok)
+        return 1;
+    const JobLoadResult *r = w.jobLoadResult();
+    std::printf("%.3f %.3f %.3f %lld %.0f %.2f %.2f %.2f %.2f %zu %zu %.3f %.2f %.2f\n", shown, painted, done, worstGap,
+                rssMb(), folded.median, folded.worst, expanded.median, expanded.worst, plot->model()->layout.itemCount,
+                plot->model()->parts.size(), r ? r->firstTimelineSeconds : -1.0, r ? r->analysisSeconds * 1000 : -1.0,
+                rawMs);
+    return 0;
+}
+
+void jobBenchOne(const QString &self, const QString &dir, const char *what, double repaintTarget)
+{
+    qint64 bytes = 0;
+    for (const QFileInfo &f : QDir(dir).entryInfoList(QDir::Files))
+        bytes += f.size();
+    for (int run = 0; run < 2; ++run) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p.start(self, {QStringLiteral("--job-first-paint"), dir});
+        if (!p.waitForFinished(600000) || p.exitCode() != 0) {
+            std::printf("  %s: the child failed\n", what);
+            return;
+        }
+        double shown, painted, done, rss, fMed, fWorst, eMed, eWorst, firstTimeline, analysisMs, rawMs;
+        long long gap;
+        size_t items, ranks;
+        if (std::sscanf(p.readAllStandardOutput().constData(), "%lf %lf %lf %lld %lf %lf %lf %lf %lf %zu %zu %lf %lf %lf",
+                        &shown, &painted, &done, &gap, &rss, &fMed, &fWorst, &eMed, &eWorst, &items, &ranks,
+                        &firstTimeline, &analysisMs, &rawMs) != 14)
+            return;
+        std::printf("  %s, %zu ranks, %.0f MB, %.2fM ops (%s): first ranks on screen %.2f s (first job timeline built "
+                    "%.2f s), all analyses done %.2f s (cross-rank %.1f ms); longest GUI stall %lld ms; peak RSS %.0f MB\n",
+                    what, ranks, bytes / 1e6, items / 1e6, run == 0 ? "cold" : "warm", painted, firstTimeline, done,
+                    analysisMs, gap, rss);
+        std::printf("      repaint at fit-all: folded median %.2f ms (worst %.2f), expanded median %.2f ms (worst %.2f); "
+                    "raw clocks shown after %.1f ms  target repaint <= %.0f ms [%s]\n",
+                    fMed, fWorst, eMed, eWorst, rawMs, repaintTarget, fMed <= repaintTarget ? "ok" : "MISSED");
+    }
+}
+
+void jobBench(const QString &self, const QString &work)
+{
+    struct Job {
+        const char *name, *what;
+        int ranks, steps, layers;
+        double target;
+    };
+    // ~50 MB per rank (host + device, plain JSON); 64 ranks of ~3.5 MB for the many-ranks view.
+    for (const Job &j : {Job{"job8x50", "8 ranks x ~50 MB", 8, 40, 64, 16},
+                         Job{"job64x3", "64 ranks x ~3.5 MB", 64, 6, 32, 33}}) {
+        const QString dir = work + QLatin1Char('/') + QLatin1String(j.name);
+        if (!QFileInfo::exists(dir + QStringLiteral("/rank0.kineto.json"))) {
+            tracegen::JobOptions o;
+            o.dir = dir.toStdString();
+            o.ranks = j.ranks;
+            o.steps = j.steps;
+            o.layers = j.layers;
+            o.gzip = false;
+            o.straggler = j.ranks / 2 + 1;
+            tracegen::generateJob(o);
+        }
+        jobBenchOne(self, dir, j.what, j.target);
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -200,11 +329,21 @@ int main(int argc, char **argv)
     const QStringList args = app.arguments();
     if (args.size() == 4 && args[1] == QStringLiteral("--first-paint"))
         return firstPaint(args[2], args[3]);
+    if (args.size() == 3 && args[1] == QStringLiteral("--job-first-paint"))
+        return jobFirstPaint(args[2]);
+    if (args.size() >= 2 && args[1] == QStringLiteral("--job")) {
+        std::printf("Jobs: open a folder of ranks (1600x1000 window, %s platform, %u cores)\n",
+                    qPrintable(QGuiApplication::platformName()), std::thread::hardware_concurrency());
+        jobBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
+        return 0;
+    }
     const QString work = args.size() > 1 ? args[1] : QStringLiteral("/tmp/syncscope-bench");
     std::printf("Timeline repaint (1600x1000 window, %s platform)\n", qPrintable(QGuiApplication::platformName()));
     repaintBench(1'000'000, 16);
     repaintBench(10'000'000, 33);
     std::printf("Start to first paint\n");
     firstPaintBench(args[0], work);
+    std::printf("Jobs\n");
+    jobBench(args[0], work);
     return 0;
 }

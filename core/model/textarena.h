@@ -22,7 +22,9 @@ public:
     {
         if (m_blocks.empty() || m_blockSize[m_blocks.size() - 1] - m_used < maxLength) {
             const size_t size = std::max(kBlockSize, maxLength);
-            m_blocks.push_back(std::make_unique<char[]>(size));
+            // Not zeroed: a block's pages become resident only as texts fill them (a small
+            // trace would otherwise hold 16 MB per arena; a job keeps one per rank and trace).
+            m_blocks.push_back(std::make_unique_for_overwrite<char[]>(size));
             m_blockSize.push_back(size);
             m_used = 0;
         }

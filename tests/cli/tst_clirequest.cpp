@@ -76,6 +76,13 @@ void TestCliRequest::options()
     CliRequest d731;
     QVERIFY(buildCliRequest(parseCli({"x.json", "--hta-version", "d731cc2e"}), nullptr, d731, error));
     QVERIFY(d731.request.cpa.htaVersion == HtaVersion::D731cc2e);
+    // A job's rank order (GUI): rank, step or waits.
+    CliRequest job;
+    QVERIFY(buildCliRequest(parseCli({"traces/", "--rank-order", "waits"}), nullptr, job, error));
+    QCOMPARE(QString::fromStdString(job.rankOrder), QStringLiteral("waits"));
+    QCOMPARE(QString::fromStdString(job.request.devicePath), QStringLiteral("traces/"));
+    QVERIFY(!buildCliRequest(parseCli({"traces/", "--rank-order", "slowest"}), nullptr, job, error));
+    QVERIFY(QString::fromStdString(error).contains(QStringLiteral("--rank-order takes rank, step or waits")));
 }
 
 void TestCliRequest::usageErrors_data()

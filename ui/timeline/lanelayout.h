@@ -71,6 +71,10 @@ struct LaneGroup {
     uint32_t firstRow = 0, rowCount = 0;
     uint32_t overlapRows = 0; // GPU groups: extra rows of band 1 caused by overlapping work (flagged in the label)
     uint64_t events = 0;
+    // Job timelines (jobtimeline.h): the rank part this lane belongs to (index into
+    // TimelineModel::parts), -1 on a single pair; what folding the rank does with it.
+    int32_t part = -1;
+    enum class JobRole : uint8_t { Lane, CpuThread, CpuSummary } role = JobRole::Lane;
 };
 
 struct EventPos {

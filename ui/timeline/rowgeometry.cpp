@@ -6,7 +6,8 @@
 namespace syncscope::ui {
 
 void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &collapsed, int rowHeight,
-                        int headerHeight, int groupGap, const std::vector<bool> &pinned, const std::vector<bool> &hidden)
+                        int headerHeight, int groupGap, const std::vector<bool> &pinned, const std::vector<bool> &hidden,
+                        const std::vector<bool> &folded, const std::vector<uint32_t> &displayOrder)
 {
     items.clear();
     rowItem.assign(layout.rows.size(), -1);
@@ -15,15 +16,20 @@ void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &colla
     auto flag = [](const std::vector<bool> &v, uint32_t g) { return g < v.size() && v[g]; };
     std::vector<uint32_t> order;
     order.reserve(layout.groups.size());
+    const bool ordered = displayOrder.size() == layout.groups.size();
     for (int pass = 0; pass < 2; ++pass)
-        for (uint32_t g = 0; g < layout.groups.size(); ++g)
-            if (flag(pinned, g) == (pass == 0) && !flag(hidden, g))
+        for (uint32_t k = 0; k < layout.groups.size(); ++k) {
+            const uint32_t g = ordered ? displayOrder[k] : k;
+            if (flag(pinned, g) == (pass == 0) && !flag(hidden, g) && !flag(folded, g))
                 order.push_back(g);
+        }
     int previous = -1;
     for (uint32_t g : order) {
         const LaneGroup &group = layout.groups[g];
-        const bool newProcess = !process || *process != group.process ||
-                                (previous >= 0 && layout.groups[static_cast<uint32_t>(previous)].gpu != group.gpu);
+        const LaneGroup *prev = previous >= 0 ? &layout.groups[static_cast<uint32_t>(previous)] : nullptr;
+        const bool newProcess = group.part >= 0
+                                    ? !prev || prev->part != group.part
+                                    : !process || *process != group.process || (prev && prev->gpu != group.gpu);
         previous = static_cast<int>(g);
         if (newProcess) {
             process = &group.process;
@@ -54,6 +60,25 @@ void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &colla
             y += rowHeight;
         }
         y += groupGap;
+    }
+    // Folded lanes: their events sit on the rank's CPU summary lane.
+    if (!folded.empty()) {
+        std::vector<int32_t> summaryItem;
+        for (uint32_t g = 0; g < layout.groups.size(); ++g) {
+            const LaneGroup &group = layout.groups[g];
+            if (group.role != LaneGroup::JobRole::CpuSummary || group.part < 0 || group.rowCount == 0)
+                continue;
+            if (summaryItem.size() <= size_t(group.part))
+                summaryItem.resize(size_t(group.part) + 1, -1);
+            summaryItem[size_t(group.part)] = rowItem[group.firstRow];
+        }
+        for (uint32_t g = 0; g < layout.groups.size(); ++g) {
+            const LaneGroup &group = layout.groups[g];
+            if (!flag(folded, g) || flag(hidden, g) || group.part < 0 || size_t(group.part) >= summaryItem.size())
+                continue;
+            for (uint32_t r = group.firstRow; r < group.firstRow + group.rowCount; ++r)
+                rowItem[r] = summaryItem[size_t(group.part)];
+        }
     }
     totalHeight = y;
 }

@@ -24,8 +24,13 @@ struct RowGeometry {
 
     // `pinned` lanes come first (in lane order), `hidden` lanes get no rows (their events
     // have no position: rowCenterY -1). Missing entries mean false.
+    // Job timelines: `folded` lanes get no rows either, but their events are drawn on
+    // their rank's CPU summary lane (the first CpuSummary group of the same part);
+    // `order` is the display order of the groups (empty: layout order); a new rank
+    // (LaneGroup::part) starts a header.
     void build(const LaneLayout &layout, const std::vector<bool> &collapsed, int rowHeight, int headerHeight,
-               int groupGap, const std::vector<bool> &pinned = {}, const std::vector<bool> &hidden = {});
+               int groupGap, const std::vector<bool> &pinned = {}, const std::vector<bool> &hidden = {},
+               const std::vector<bool> &folded = {}, const std::vector<uint32_t> &order = {});
     int itemAtY(int y) const;                      // -1 if none
     std::vector<uint32_t> rowsIn(int y0, int y1) const; // LaneLayout rows whose items meet [y0, y1)
     int rowCenterY(uint32_t layoutRow) const;      // -1 if unknown

@@ -76,8 +76,15 @@ void BoxLayer::draw(QCPPainter *painter)
     for (int i = std::max(0, geo.itemAtY(y0)); i >= 0 && i < int(geo.items.size()) && geo.items[i].y < y1; ++i) {
         const auto &it = geo.items[i];
         const QRect band(rect.left(), p.widgetY(it.y), rect.width(), it.height);
-        if (it.header)
+        if (it.header) {
             painter->fillRect(band, c.header);
+            const LaneGroup &g = model.layout.groups[it.group];
+            if (g.part >= 0 && size_t(g.part) < model.parts.size()) { // a rank header: its figures
+                painter->setPen(c.textDim);
+                painter->drawText(band.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                                  qstr(model.parts[size_t(g.part)].label));
+            }
+        }
         else if (it.group % 2)
             painter->fillRect(band, c.laneStripe);
     }
@@ -92,6 +99,7 @@ void BoxLayer::draw(QCPPainter *painter)
 
     const QFontMetrics fm(painter->font());
     const int h = p.m_rowHeight - 2;
+    const bool jobMarks = model.isJob() && !model.collectiveOf.empty();
     QPen criticalPen(c.critical, 2);
     criticalPen.setJoinStyle(Qt::MiterJoin);
     for (const DrawBox &b : m_boxes) {
@@ -109,6 +117,26 @@ void BoxLayer::draw(QCPPainter *painter)
         if (b.critical) // the critical path as a band on its ops
             painter->fillRect(r.adjusted(-2, -1, 2, 1), c.criticalBand);
         painter->fillRect(r, fill);
+        // Job: a collective kernel's wait for the last arrival is hatched and lighter, the
+        // transfer after it solid; the last arriver gets a marker at its start.
+        if (jobMarks && b.category == Category::Communication && !b.folded()) {
+            if (const CollectiveMark *mark = model.collectiveMark(b.event)) {
+                if (mark->waitNs > 0) {
+                    const double wx1 = std::min(r.right(), r.left() + double(mark->waitNs) / view.nsPerPx);
+                    const QRectF w(r.left(), r.top(), std::max(1.0, wx1 - r.left()), r.height());
+                    painter->fillRect(w, fill.lighter(c.dark ? 70 : 160));
+                    painter->fillRect(w, QBrush(fill.darker(c.dark ? 60 : 150), Qt::BDiagPattern));
+                    ++stats.waitParts;
+                }
+                if (mark->lastArrival) {
+                    const QPointF tri[3] = {QPointF(r.left(), r.top() - 1), QPointF(r.left() + 7, r.top() - 1),
+                                            QPointF(r.left(), r.top() + 7)};
+                    painter->setPen(Qt::NoPen);
+                    painter->setBrush(c.critical);
+                    painter->drawPolygon(tri, 3);
+                }
+            }
+        }
         if (b.critical) {
             if (b.folded() || r.width() < 4) {
                 painter->fillRect(QRectF(r.left(), r.bottom() - 3, r.width(), 3), c.critical);
@@ -144,6 +172,23 @@ void BoxLayer::draw(QCPPainter *painter)
         ++stats.labels;
     }
 
+    drawFoldedCritical(painter, y0, y1);
+
+    // Job: the hovered collective joined on every rank (a thin dotted connector).
+    if (const std::vector<uint32_t> hovered = p.hoveredLinkedEvents(); hovered.size() > 1) {
+        std::vector<QPointF> joints;
+        for (uint32_t ev : hovered) {
+            const EventPos &op = model.layout.pos(ev);
+            const int cy = op.row >= 0 ? geo.rowCenterY(static_cast<uint32_t>(op.row)) : -1;
+            if (cy >= 0)
+                joints.emplace_back(clampX(rect.left() + view.toX(model.startNs(ev)), rect), p.widgetY(cy));
+        }
+        std::sort(joints.begin(), joints.end(), [](const QPointF &a, const QPointF &b) { return a.y() < b.y(); });
+        painter->setPen(QPen(c.selection, 1, Qt::DotLine));
+        if (joints.size() > 1)
+            painter->drawPolyline(joints.data(), static_cast<int>(joints.size()));
+    }
+
     // The selected op, outlined wherever it is (even when folded into a run).
     if (p.m_selection->hasEvent()) {
         const uint32_t ev = static_cast<uint32_t>(p.m_selection->event());
@@ -158,6 +203,66 @@ void BoxLayer::draw(QCPPainter *painter)
             painter->setPen(QPen(c.selection, 2.5));
             painter->drawRect(r);
         }
+        // Job: the same collective on every rank, outlined and joined by a thin connector.
+        std::vector<QPointF> joints;
+        for (uint32_t other : p.linkedEvents()) {
+            const EventPos &op = model.layout.pos(other);
+            const int cy = op.row >= 0 ? geo.rowCenterY(static_cast<uint32_t>(op.row)) : -1;
+            if (cy < 0)
+                continue;
+            const double x0 = clampX(rect.left() + view.toX(model.startNs(other)), rect);
+            const double x1 = clampX(rect.left() + view.toX(model.endNs(other)), rect);
+            const QRectF r(x0, p.widgetY(cy - p.m_rowHeight / 2), std::max(3.0, x1 - x0), p.m_rowHeight);
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(c.selection, 1.5, Qt::DashLine));
+            if (other != ev)
+                painter->drawRect(r);
+            joints.emplace_back(x0, p.widgetY(cy));
+            ++stats.linkedOutlines;
+        }
+        if (joints.size() > 1) {
+            std::sort(joints.begin(), joints.end(), [](const QPointF &a, const QPointF &b) { return a.y() < b.y(); });
+            painter->setPen(QPen(c.selection, 1.2));
+            painter->drawPolyline(joints.data(), static_cast<int>(joints.size()));
+        }
+    }
+}
+
+// Job: the critical ops on a folded rank's threads, as a red strip along the
+// bottom of its CPU summary lane (the lane itself shows top-level ops only).
+void BoxLayer::drawFoldedCritical(QCPPainter *painter, int y0, int y1)
+{
+    const TimelinePlot &p = *m_plot;
+    const TimelineModel &model = *p.m_model;
+    if (!model.isJob() || model.criticalEvents.empty())
+        return;
+    const RowGeometry &geo = p.m_geometry;
+    const LaneLayout &layout = model.layout;
+    m_foldedRows.clear();
+    for (int i = std::max(0, geo.itemAtY(y0)); i >= 0 && i < int(geo.items.size()) && geo.items[i].y < y1; ++i) {
+        const auto &it = geo.items[size_t(i)];
+        if (it.header || layout.groups[it.group].role != LaneGroup::JobRole::CpuSummary)
+            continue;
+        const int32_t part = layout.groups[it.group].part;
+        for (const LaneGroup &g : layout.groups)
+            if (g.part == part && g.role == LaneGroup::JobRole::CpuThread && g.rowCount > 0 && !geo.rowShown(g.firstRow))
+                for (uint32_t r = g.firstRow; r < g.firstRow + g.rowCount; ++r)
+                    m_foldedRows.push_back(r);
+    }
+    if (m_foldedRows.empty())
+        return;
+    const QRect rect = p.plotRect();
+    m_folded.clear();
+    buildDrawList(layout, p.viewport(), m_foldedRows, kMinBoxPx, m_folded);
+    for (const DrawBox &b : m_folded) {
+        if (!b.critical)
+            continue;
+        const int cy = geo.rowCenterY(b.row);
+        if (cy < 0)
+            continue;
+        const double x0 = clampX(rect.left() + b.x0, rect), x1 = clampX(rect.left() + b.x1, rect);
+        const double bottom = p.widgetY(cy - p.m_rowHeight / 2) + p.m_rowHeight - 1;
+        painter->fillRect(QRectF(x0, bottom - 3, std::max(1.0, x1 - x0), 3), p.m_colors.critical);
     }
     // The compare window's synchronised cursor.
     if (!std::isnan(p.m_cursorNs)) {
@@ -309,9 +414,17 @@ void LaneLabelLayer::draw(QCPPainter *painter)
             painter->fillRect(band, c.header);
             painter->setFont(bold);
             painter->setPen(c.text);
+            QString title = QString::fromStdString(g.process);
+            if (g.part >= 0 && size_t(g.part) < p.m_model->parts.size()) { // a rank: click to (un)fold
+                const TimelineRankPart &part = p.m_model->parts[size_t(g.part)];
+                title = (p.rankExpanded(part.rank) ? QStringLiteral("\u25be ") : QStringLiteral("\u25b8 ")) +
+                        QStringLiteral("Rank %1").arg(part.rank);
+                painter->setPen(c.separator);
+                painter->drawLine(QLineF(0, band.top(), clip.width(), band.top()));
+                painter->setPen(c.text);
+            }
             painter->drawText(band.adjusted(6, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                              QFontMetrics(bold).elidedText(QString::fromStdString(g.process), Qt::ElideRight,
-                                                            band.width() - 10));
+                              QFontMetrics(bold).elidedText(title, Qt::ElideRight, band.width() - 10));
             painter->setFont(normal);
             continue;
         }

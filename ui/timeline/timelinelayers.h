@@ -35,7 +35,10 @@ protected:
     void draw(QCPPainter *painter) override;
 
 private:
+    void drawFoldedCritical(QCPPainter *painter, int y0, int y1);
     std::vector<DrawBox> m_boxes; // reused between paints
+    std::vector<DrawBox> m_folded;
+    std::vector<uint32_t> m_foldedRows;
 };
 
 class EdgeLayer : public TimelineLayerable

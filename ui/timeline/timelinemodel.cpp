@@ -106,8 +106,22 @@ Category categoryOf(const KinetoTrace &trace, uint32_t event)
     }
 }
 
+int TimelineModel::partOf(uint32_t event) const
+{
+    auto it = std::upper_bound(parts.begin(), parts.end(), event,
+                               [](uint32_t e, const TimelineRankPart &p) { return e < p.base; });
+    if (it == parts.begin())
+        return -1;
+    --it;
+    return event - it->base < it->events ? static_cast<int>(it - parts.begin()) : -1;
+}
+
 std::string_view TimelineModel::name(uint32_t event) const
 {
+    if (!parts.empty()) {
+        const int p = partOf(event);
+        return p < 0 ? std::string_view("event") : parts[size_t(p)].model->name(event - parts[size_t(p)].base);
+    }
     if (trace && event < trace->events.size())
         return trace->str(trace->events[event].name);
     return "event";
@@ -128,6 +142,8 @@ double TimelineModel::startNs(uint32_t event) const
         return double(layout.rows[p.row].start[p.index]);
     if (trace && event < trace->events.size())
         return double(trace->events[event].tsNs - originNs);
+    if (const int p = partOf(event); p >= 0)
+        return parts[size_t(p)].model->startNs(event - parts[size_t(p)].base) + double(parts[size_t(p)].shiftNs);
     return 0;
 }
 
@@ -138,6 +154,8 @@ double TimelineModel::endNs(uint32_t event) const
         return double(layout.rows[p.row].end[p.index]);
     if (trace && event < trace->events.size())
         return double(trace->events[event].endNs() - originNs);
+    if (const int p = partOf(event); p >= 0)
+        return parts[size_t(p)].model->endNs(event - parts[size_t(p)].base) + double(parts[size_t(p)].shiftNs);
     return 0;
 }
 

@@ -9,7 +9,9 @@
 #include "lanelayout.h"
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace syncscope {
@@ -20,12 +22,47 @@ struct KinetoTrace;
 
 namespace syncscope::ui {
 
+struct TimelineModel;
+
+// One rank of a job timeline: its own single-rank model and where its events
+// land in the job's model (event ids and time).
+struct TimelineRankPart {
+    int64_t rank = -1;
+    uint32_t base = 0;                          // job event id = base + the rank's event id
+    std::shared_ptr<const TimelineModel> model; // the rank's own model (its trace, edges, lanes)
+    int64_t shiftNs = 0;                        // rank time (from its origin) + shiftNs = job time
+    double clockOffsetUs = 0;                   // applied (0 with raw clocks or before the analysis)
+    uint32_t events = 0;                        // ids [base, base + events) are this rank's
+    std::string label;                          // the rank header: "Rank 3 · step 14.5 ms · ..."
+};
+
+// A job collective kernel's part in its matched instance (JobAnalysis::collectives).
+struct CollectiveMark {
+    uint32_t collective = 0; // index into JobAnalysis::collectives
+    float waitNs = 0;        // from the kernel's start to the last arrival (drawn hatched)
+    bool lastArrival = false;
+};
+
 struct TimelineModel {
-    std::shared_ptr<const KinetoTrace> trace; // null in synthetic (benchmark) models
+    std::shared_ptr<const KinetoTrace> trace; // null in synthetic (benchmark) and job models
     int64_t originNs = 0;                     // absolute ns of the trace start (the time axis' 0)
     LaneLayout layout;
     EdgeIndex edges;
     std::vector<uint32_t> criticalEvents;     // what the layout marks as critical
+
+    // Job models only (empty for a single pair): the ranks in ascending base order,
+    // the matched collective kernels and, per matched collective, its kernels.
+    std::vector<TimelineRankPart> parts;
+    std::unordered_map<uint32_t, CollectiveMark> collectiveOf;
+    std::vector<std::vector<uint32_t>> collectiveEvents;
+    bool isJob() const { return !parts.empty(); }
+    // The part holding a job event id, -1 when none (or not a job).
+    int partOf(uint32_t event) const;
+    const CollectiveMark *collectiveMark(uint32_t event) const
+    {
+        auto it = collectiveOf.find(event);
+        return it == collectiveOf.end() ? nullptr : &it->second;
+    }
 
     std::string_view name(uint32_t event) const;
     Category category(uint32_t event) const;

@@ -59,6 +59,11 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     m_selection->clear();
     m_measure.reset();
     m_history->clear();
+    m_rankExpanded.clear();
+    m_partOrder.clear();
+    m_hoverCollective = -1;
+    // Jobs: tighter rows, so 8 folded ranks fit one screen.
+    m_rowHeight = QFontMetrics(font()).height() + (m_model && m_model->isJob() ? 3 : 6);
     m_collapsed.assign(m_model ? m_model->layout.groups.size() : 0, false);
     m_pinned.assign(m_collapsed.size(), false);
     m_hidden.assign(m_collapsed.size(), false);
@@ -85,6 +90,100 @@ void TimelinePlot::setCursorNs(double ns)
         return;
     m_cursorNs = ns;
     refresh();
+}
+
+void TimelinePlot::replaceModel(std::shared_ptr<TimelineModel> model)
+{
+    if (!m_model || !model || !m_model->isJob() || !model->isJob()) {
+        setModel(std::move(model));
+        return;
+    }
+    const TimeRange keep = range();
+    bool sameIds = m_model->parts.size() == model->parts.size();
+    for (size_t i = 0; sameIds && i < model->parts.size(); ++i)
+        sameIds = m_model->parts[i].rank == model->parts[i].rank && m_model->parts[i].base == model->parts[i].base &&
+                  m_model->parts[i].events == model->parts[i].events;
+    const qint64 selected = m_selection->event();
+    m_hoverCollective = -1;
+    if (m_partOrder.size() != model->parts.size())
+        m_partOrder.clear();
+    m_model = std::move(model);
+    m_measure.reset();
+    m_collapsed.assign(m_model->layout.groups.size(), false);
+    m_pinned.assign(m_collapsed.size(), false);
+    m_hidden.assign(m_collapsed.size(), false);
+    rebuildGeometry();
+    xAxis2->setRange(keep.t0 - 1, keep.t1); // force applyRange to clamp to the new span
+    if (m_history->canGoBack()) {
+        applyRange(keep);
+    } else { // the user has not moved yet: fit the new job
+        const TimeSpan busy = busyRange(m_model->layout);
+        applyRange({busy.t0, busy.t1});
+    }
+    if (!sameIds && selected >= 0)
+        m_selection->clear();
+    refresh();
+}
+
+void TimelinePlot::setRankExpanded(int64_t rank, bool expanded)
+{
+    if (rankExpanded(rank) == expanded)
+        return;
+    m_rankExpanded[rank] = expanded;
+    rebuildGeometry();
+    refresh();
+}
+
+bool TimelinePlot::rankExpanded(int64_t rank) const
+{
+    auto it = m_rankExpanded.find(rank);
+    return it != m_rankExpanded.end() && it->second;
+}
+
+void TimelinePlot::setAllRanksExpanded(bool expanded)
+{
+    if (!m_model)
+        return;
+    for (const TimelineRankPart &p : m_model->parts)
+        m_rankExpanded[p.rank] = expanded;
+    rebuildGeometry();
+    refresh();
+}
+
+void TimelinePlot::setPartOrder(std::vector<uint32_t> parts)
+{
+    m_partOrder = std::move(parts);
+    rebuildGeometry();
+    refresh();
+}
+
+std::vector<uint32_t> TimelinePlot::hoveredLinkedEvents() const
+{
+    if (!m_model || m_hoverCollective < 0 || size_t(m_hoverCollective) >= m_model->collectiveEvents.size())
+        return {};
+    return m_model->collectiveEvents[size_t(m_hoverCollective)];
+}
+
+std::vector<uint32_t> TimelinePlot::linkedEvents() const
+{
+    if (!m_model || !m_selection->hasEvent())
+        return {};
+    const CollectiveMark *mark = m_model->collectiveMark(static_cast<uint32_t>(m_selection->event()));
+    if (!mark || mark->collective >= m_model->collectiveEvents.size())
+        return {};
+    return m_model->collectiveEvents[mark->collective];
+}
+
+int TimelinePlot::rankHeaderY(int64_t rank) const
+{
+    if (!m_model)
+        return -1;
+    for (const auto &it : m_geometry.items) {
+        const LaneGroup &g = m_model->layout.groups[it.group];
+        if (it.header && g.part >= 0 && m_model->parts[size_t(g.part)].rank == rank)
+            return it.y;
+    }
+    return -1;
 }
 
 void TimelinePlot::setProjection(std::shared_ptr<const ProjectedShifts> shifts)
@@ -353,6 +452,18 @@ void TimelinePlot::contextMenuEvent(QContextMenuEvent *event)
 {
     const int g = groupAt(event->pos());
     QMenu menu(this);
+    const int item = m_geometry.itemAtY(contentY(event->pos().y()));
+    if (item >= 0 && m_model && m_model->layout.groups[m_geometry.items[size_t(item)].group].part >= 0) {
+        const int64_t rank =
+            m_model->parts[size_t(m_model->layout.groups[m_geometry.items[size_t(item)].group].part)].rank;
+        const bool expanded = rankExpanded(rank);
+        menu.addAction(expanded ? tr("Fold rank %1 (GPU lanes and a CPU summary)").arg(rank)
+                                : tr("Expand rank %1 (every CPU thread)").arg(rank),
+                       this, [this, rank, expanded] { setRankExpanded(rank, !expanded); });
+        menu.addAction(tr("Fold every rank"), this, [this] { setAllRanksExpanded(false); });
+        menu.addAction(tr("Expand every rank"), this, [this] { setAllRanksExpanded(true); });
+        menu.addSeparator();
+    }
     if (g >= 0) {
         const uint32_t group = static_cast<uint32_t>(g);
         const QString name = QString::fromStdString(m_model->layout.groups[group].name);
@@ -400,7 +511,30 @@ void TimelinePlot::clearMeasurement()
 
 void TimelinePlot::rebuildGeometry()
 {
-    if (m_model)
+    if (m_model && m_model->isJob()) {
+        // A folded rank: its CPU threads on the summary lane; an expanded one: its threads, no summary.
+        const LaneLayout &layout = m_model->layout;
+        std::vector<bool> hidden = m_hidden, folded(layout.groups.size(), false);
+        hidden.resize(layout.groups.size(), false);
+        std::vector<uint32_t> order;
+        std::vector<std::vector<uint32_t>> groupsOfPart(m_model->parts.size());
+        for (uint32_t g = 0; g < layout.groups.size(); ++g) {
+            const LaneGroup &group = layout.groups[g];
+            if (group.part < 0 || size_t(group.part) >= m_model->parts.size())
+                continue;
+            groupsOfPart[size_t(group.part)].push_back(g);
+            const bool expanded = rankExpanded(m_model->parts[size_t(group.part)].rank);
+            if (group.role == LaneGroup::JobRole::CpuSummary && expanded)
+                hidden[g] = true;
+            if (group.role == LaneGroup::JobRole::CpuThread && !expanded)
+                folded[g] = true;
+        }
+        if (m_partOrder.size() == m_model->parts.size())
+            for (uint32_t p : m_partOrder)
+                if (p < groupsOfPart.size())
+                    order.insert(order.end(), groupsOfPart[p].begin(), groupsOfPart[p].end());
+        m_geometry.build(layout, m_collapsed, m_rowHeight, m_rowHeight + 2, 2, m_pinned, hidden, folded, order);
+    } else if (m_model)
         m_geometry.build(m_model->layout, m_collapsed, m_rowHeight, m_rowHeight, 4, m_pinned, m_hidden);
     else
         m_geometry = RowGeometry{};
@@ -461,6 +595,11 @@ void TimelinePlot::toggleGroupAt(const QPoint &pos)
     if (item < 0)
         return;
     const auto &it = m_geometry.items[item];
+    if (it.header && m_model && m_model->layout.groups[it.group].part >= 0) { // a rank header: (un)fold the rank
+        const int64_t rank = m_model->parts[size_t(m_model->layout.groups[it.group].part)].rank;
+        setRankExpanded(rank, !rankExpanded(rank));
+        return;
+    }
     if (!it.header && m_model && m_model->layout.groups[it.group].rowCount > 1)
         setGroupCollapsed(it.group, !groupCollapsed(it.group));
 }
@@ -515,13 +654,26 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent *event)
     if (m_drag == Drag::None && rect.contains(pos)) {
         const qint64 ev = eventAt(pos);
         Q_EMIT eventHovered(ev);
+        // Job: a hovered collective kernel joins its instance on every rank (thin connector).
+        const CollectiveMark *mark = ev >= 0 && m_model ? m_model->collectiveMark(uint32_t(ev)) : nullptr;
+        const int64_t hovered = mark ? int64_t(mark->collective) : -1;
+        if (hovered != m_hoverCollective) {
+            m_hoverCollective = hovered;
+            refresh();
+        }
         if (ev >= 0 && m_model) {
             const uint32_t e = static_cast<uint32_t>(ev);
-            QToolTip::showText(event->globalPosition().toPoint(),
-                               QString::fromUtf8(m_model->name(e).data(), qsizetype(m_model->name(e).size())) +
-                                   QStringLiteral("\n") +
-                                   QString::fromStdString(formatDuration(m_model->endNs(e) - m_model->startNs(e))),
-                               this);
+            QString text = QString::fromUtf8(m_model->name(e).data(), qsizetype(m_model->name(e).size())) +
+                           QStringLiteral("\n") +
+                           QString::fromStdString(formatDuration(m_model->endNs(e) - m_model->startNs(e)));
+            if (const int part = m_model->partOf(e); part >= 0)
+                text.prepend(tr("Rank %1 \u00b7 ").arg(m_model->parts[size_t(part)].rank));
+            if (mark && mark->lastArrival)
+                text += tr("\nlast to arrive: the other ranks waited for it");
+            else if (mark && mark->waitNs > 0)
+                text += tr("\nwaited %1 for the last arrival (hatched)")
+                            .arg(QString::fromStdString(formatDuration(mark->waitNs)));
+            QToolTip::showText(event->globalPosition().toPoint(), text, this);
         } else {
             QToolTip::hideText();
         }

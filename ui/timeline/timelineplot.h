@@ -21,6 +21,7 @@
 
 #include <array>
 #include <limits>
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <utility>
@@ -39,6 +40,8 @@ struct PaintStats {
     size_t selectedEdges = 0;                   // arrows of the selected op
     double drawListMs = 0;                      // time spent building the draw list
     size_t ghosts = 0;                          // projected (what-if) outlines drawn
+    size_t waitParts = 0;                       // job: hatched collective waits drawn
+    size_t linkedOutlines = 0;                  // job: kernels of the selected collective outlined
 };
 
 // What-if: how far each op's start and end move (ns), per traceEvents index.
@@ -51,6 +54,9 @@ public:
     explicit TimelinePlot(QWidget *parent = nullptr);
 
     void setModel(std::shared_ptr<TimelineModel> model);
+    // Job timelines: the same job again (more ranks loaded, the analysis arrived, raw
+    // clocks toggled): keeps the view, the folding and, when the ids did not move, the selection.
+    void replaceModel(std::shared_ptr<TimelineModel> model);
     const TimelineModel *model() const { return m_model.get(); }
     std::shared_ptr<TimelineModel> sharedModel() const { return m_model; }
     // The model's edges or critical flags changed (stage 2, another step).
@@ -87,6 +93,19 @@ public:
     bool groupHidden(uint32_t group) const;
     int hiddenGroupCount() const;
     void showAllGroups();
+    // --- job timelines: ranks fold to their GPU lanes plus one CPU summary lane ---
+    void setRankExpanded(int64_t rank, bool expanded);
+    bool rankExpanded(int64_t rank) const;
+    void setAllRanksExpanded(bool expanded);
+    // Display order of the ranks (indices into TimelineModel::parts; empty: by rank).
+    void setPartOrder(std::vector<uint32_t> parts);
+    const std::vector<uint32_t> &partOrder() const { return m_partOrder; }
+    // The kernels of the selected op's matched collective on every rank (empty: none).
+    std::vector<uint32_t> linkedEvents() const;
+    // The kernels of the hovered op's matched collective (empty: none).
+    std::vector<uint32_t> hoveredLinkedEvents() const;
+    // The content y of the header of a rank, -1 when it is not shown.
+    int rankHeaderY(int64_t rank) const;
     // The lane group whose label is at this widget position (-1 if none).
     int groupAt(const QPoint &pos) const;
     std::optional<TimeRange> measurement() const { return m_measure; }
@@ -163,6 +182,9 @@ private:
     RowGeometry m_geometry;
     std::vector<bool> m_collapsed;
     std::vector<bool> m_pinned, m_hidden;
+    std::map<int64_t, bool> m_rankExpanded; // job: by rank number, so it survives new models
+    std::vector<uint32_t> m_partOrder;
+    int64_t m_hoverCollective = -1;
     int m_scrollY = 0;
     int m_rowHeight = 20;
     int m_labelWidth = 230;

@@ -107,6 +107,14 @@ void TimelineView::setModel(std::shared_ptr<TimelineModel> model)
     syncScrollBar();
 }
 
+void TimelineView::replaceModel(std::shared_ptr<TimelineModel> model)
+{
+    m_plot->replaceModel(std::move(model));
+    m_overview->modelChanged();
+    rebuildLegend();
+    syncScrollBar();
+}
+
 void TimelineView::modelChanged()
 {
     m_plot->modelChanged();

@@ -30,6 +30,8 @@ public:
     OverviewStrip *overview() const { return m_overview; }
 
     void setModel(std::shared_ptr<TimelineModel> model);
+    // The same job, rebuilt (TimelinePlot::replaceModel): the view stays.
+    void replaceModel(std::shared_ptr<TimelineModel> model);
     void modelChanged(); // edges arrived: update counts and repaint
 
 protected:
