@@ -226,6 +226,14 @@ void BoxLayer::draw(QCPPainter *painter)
             painter->drawPolyline(joints.data(), static_cast<int>(joints.size()));
         }
     }
+    // The compare window's synchronised cursor.
+    if (!std::isnan(p.m_cursorNs)) {
+        const double x = rect.left() + view.toX(p.m_cursorNs);
+        if (x >= rect.left() && x <= rect.right()) {
+            painter->setPen(QPen(c.selection, 1, Qt::DashLine));
+            painter->drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()));
+        }
+    }
 }
 
 // Job: the critical ops on a folded rank's threads, as a red strip along the
@@ -263,14 +271,6 @@ void BoxLayer::drawFoldedCritical(QCPPainter *painter, int y0, int y1)
         const double x0 = clampX(rect.left() + b.x0, rect), x1 = clampX(rect.left() + b.x1, rect);
         const double bottom = p.widgetY(cy - p.m_rowHeight / 2) + p.m_rowHeight - 1;
         painter->fillRect(QRectF(x0, bottom - 3, std::max(1.0, x1 - x0), 3), p.m_colors.critical);
-    }
-    // The compare window's synchronised cursor.
-    if (!std::isnan(p.m_cursorNs)) {
-        const double x = rect.left() + view.toX(p.m_cursorNs);
-        if (x >= rect.left() && x <= rect.right()) {
-            painter->setPen(QPen(c.selection, 1, Qt::DashLine));
-            painter->drawLine(QPointF(x, rect.top()), QPointF(x, rect.bottom()));
-        }
     }
 }
 
