@@ -8,6 +8,7 @@
 #include "panels/criticalpathpanel.h"
 #include "panels/detailspanel.h"
 #include "panels/diagnosticspanel.h"
+#include "panels/jobsearchpanel.h"
 #include "panels/searchpanel.h"
 #include "panels/whatifpanel.h"
 #include "panels/syncwaitspanel.h"
@@ -168,6 +169,7 @@ void MainWindow::restoreLayout()
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    updateJobDocks(); // the job docks only while a job is open
 }
 
 MainWindow::~MainWindow() = default;
@@ -192,6 +194,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_searchDock, m_areaDock);
     tabifyDockWidget(m_searchDock, m_diagDock);
     tabifyDockWidget(m_searchDock, m_whatIfDock);
+    createJobDocks();
     m_searchDock->raise();
 }
 
@@ -232,6 +235,11 @@ void MainWindow::createActions()
             a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
         m_exportActions[kind] = a;
     }
+    exportMenu->addSeparator();
+    m_exportJobAction = exportMenu->addAction(tr("&Job (every rank)\u2026"), this, &MainWindow::askExportJob);
+    m_exportJobAction->setObjectName(QStringLiteral("exportJob"));
+    m_exportJobAction->setToolTip(tr("Every rank's Chakra .et and ET+ JSON into one folder, as --job --output-dir writes them"));
+    m_exportJobAction->setEnabled(false);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -318,11 +326,18 @@ void MainWindow::createActions()
     for (QAction *a : {m_rawClocksAction, orderMenu->menuAction(), foldAll, expandAll})
         m_jobActions << a;
     view->addSeparator();
-    for (QDockWidget *d : {m_detailsDock, m_cpDock, m_searchDock, m_syncDock, m_areaDock, m_diagDock})
+    for (QDockWidget *d : {m_detailsDock, m_cpDock, m_searchDock, m_syncDock, m_areaDock, m_diagDock, m_ranksDock,
+                           m_collectivesDock, m_jobSearchDock})
         view->addAction(d->toggleViewAction());
 
     QMenu *search = menuBar()->addMenu(tr("&Search"));
     add(search, tr("&Find ops\u2026"), QKeySequence::Find, [this] {
+        if (m_job) { // a job: the search over every rank
+            m_jobSearchDock->show();
+            m_jobSearchDock->raise();
+            m_jobSearch->focusQuery();
+            return;
+        }
         m_searchDock->show();
         m_searchDock->raise();
         m_search->focusQuery();

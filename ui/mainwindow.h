@@ -25,6 +25,10 @@ class QStackedWidget;
 namespace syncscope::ui {
 
 class AggregatePanel;
+class CollectivesPanel;
+class JobExporter;
+class JobSearchPanel;
+class RankTablePanel;
 class CriticalPathPanel;
 class DetailsPanel;
 class DiagnosticsPanel;
@@ -74,6 +78,14 @@ public:
     // selectCollective.
     bool isJob() const { return m_job != nullptr || m_jobLoader->busy(); }
     std::shared_ptr<const JobData> jobData() const { return m_job; }
+    // The job docks (shown while a job is open) and the job export.
+    RankTablePanel *rankTable() const { return m_rankTable; }
+    CollectivesPanel *collectivesPanel() const { return m_collectives; }
+    JobSearchPanel *jobSearch() const { return m_jobSearch; }
+    QAction *exportJobAction() const { return m_exportJobAction; }
+    // Every loaded rank's .et and ET+ JSON as DIR/PREFIX.RANK.et / .json, off the GUI
+    // thread; exportFinished reports the outcome. False when it could not start.
+    bool exportJobTo(const QString &dir, const QString &prefix);
     const JobLoadResult *jobLoadResult() const { return m_jobResult.get(); }
     // Expands the rank and scrolls its lanes into view.
     void showRank(qint64 rank);
@@ -159,6 +171,9 @@ private:
     QString jobSummary() const;
     void showOpenJobDialog();
     void giveTimelineRoom();
+    void createJobDocks();
+    void updateJobDocks();
+    void askExportJob();
     void updateStatus();
     void updateExportActions();
     void askExport(ExportKind kind);
@@ -212,6 +227,14 @@ private:
     QDockWidget *m_cpDock = nullptr;
     QDockWidget *m_diagDock = nullptr;
     QDockWidget *m_whatIfDock = nullptr;
+    RankTablePanel *m_rankTable = nullptr;
+    CollectivesPanel *m_collectives = nullptr;
+    JobSearchPanel *m_jobSearch = nullptr;
+    QDockWidget *m_ranksDock = nullptr;
+    QDockWidget *m_collectivesDock = nullptr;
+    QDockWidget *m_jobSearchDock = nullptr;
+    JobExporter *m_jobExporter = nullptr;
+    QAction *m_exportJobAction = nullptr;
     QMenu *m_recentMenu = nullptr;
     std::map<ExportKind, QAction *> m_exportActions;
     QLabel *m_statusLabel;

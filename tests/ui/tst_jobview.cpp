@@ -7,6 +7,11 @@
 #include "panels/detailspanel.h"
 #include "panels/diagnosticsmodel.h"
 #include "panels/diagnosticspanel.h"
+#include "panels/collectivesmodel.h"
+#include "panels/collectivespanel.h"
+#include "panels/jobsearchpanel.h"
+#include "panels/ranktablemodel.h"
+#include "panels/ranktablepanel.h"
 #include "recentpairs.h"
 #include "timeline/jobtimeline.h"
 #include "timeline/timelineview.h"
@@ -51,6 +56,8 @@ private Q_SLOTS:
     void openingAJobAbandonsThePair();
     void jobScreenshotRenders();
     void realJobCriticalPathAndStraggler();
+    void jobDocksFollowTheJob();
+    void exportJobWritesEveryRank();
 
 private:
     bool openJob(const QString &dir);
@@ -506,6 +513,64 @@ void TestJobView::realJobCriticalPathAndStraggler()
         if (rank == 1)
             QVERIFY(std::abs(mark->waitNs - 7624.5e3f) < 1e3f);
     }
+}
+
+
+void TestJobView::jobDocksFollowTheJob()
+{
+    QAction *exportJob = m_w->exportJobAction();
+    QVERIFY(exportJob && !exportJob->isEnabled());
+    QVERIFY(m_w->rankTable()->parentWidget()->isHidden()); // no job: no job docks
+    QVERIFY(openJob(m_job));
+    const auto job = m_w->jobData();
+    QVERIFY(job);
+    QVERIFY(exportJob->isEnabled());
+    QVERIFY(!m_w->rankTable()->parentWidget()->isHidden());
+    QCOMPARE(m_w->rankTable()->model()->rowCount(), kRanks);
+    QCOMPARE(size_t(m_w->collectivesPanel()->model()->rowCount()), job->analysis.collectives.size());
+    TimelinePlot *plot = m_w->timeline()->plot();
+    QVERIFY(!plot->rankExpanded(kStraggler));
+    // A rank row shows that rank; a collective row selects the instance (its last arriver).
+    Q_EMIT m_w->rankTable()->rankActivated(kStraggler);
+    QVERIFY(plot->rankExpanded(kStraggler));
+    Q_EMIT m_w->collectivesPanel()->collectiveActivated(0);
+    QCOMPARE(m_w->selectedRank(), qint64(job->analysis.collectives[0].lastArrivalRank));
+    QCOMPARE(int(plot->linkedEvents().size()), kRanks);
+    // The rank table follows the timeline's selection.
+    const QModelIndex current = m_w->rankTable()->view()->currentIndex();
+    QVERIFY(current.isValid());
+    QCOMPARE(current.data(RankRole).toLongLong(), qint64(job->analysis.collectives[0].lastArrivalRank));
+    // A cross-rank search result selects that op on its rank.
+    const uint32_t local = job->ranks[1].summary.collectives.front().event;
+    Q_EMIT m_w->jobSearch()->eventRequested(job->ranks[1].rank, local);
+    QCOMPARE(m_w->selectedRank(), job->ranks[1].rank);
+    QCOMPARE(plot->selection()->event(), qint64(jobEventId(*plot->model(), job->ranks[1].rank, local)));
+    // A pair replaces the job: the job docks go, the job export is off.
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    m_w->openFiles(m_job + QStringLiteral("/rank0.et.json"), m_job + QStringLiteral("/rank0.kineto.json"));
+    QVERIFY(done.wait(120000));
+    QVERIFY(!exportJob->isEnabled());
+    QVERIFY(m_w->rankTable()->parentWidget()->isHidden());
+    QCOMPARE(m_w->rankTable()->model()->rowCount(), 0);
+}
+
+void TestJobView::exportJobWritesEveryRank()
+{
+    QVERIFY(!m_w->exportJobTo(m_tmp + QStringLiteral("/nojob"), QStringLiteral("t"))); // nothing open
+    QVERIFY(openJob(m_job));
+    const QString out = m_tmp + QStringLiteral("/export");
+    QSignalSpy finished(m_w.get(), &MainWindow::exportFinished);
+    QVERIFY(m_w->exportJobTo(out, QStringLiteral("t")));
+    QVERIFY(finished.wait(120000));
+    QVERIFY2(finished.first().first().toBool(), qPrintable(finished.first().at(1).toString()));
+    for (int r = 0; r < kRanks; ++r) {
+        QVERIFY(QFileInfo(out + QStringLiteral("/t.%1.et").arg(r)).size() > 0);
+        QVERIFY(QFileInfo(out + QStringLiteral("/t.%1.json").arg(r)).size() > 0);
+    }
+    // A second export while one runs is refused (one at a time); never over an input: tst_jobpanels.
+    QVERIFY(m_w->exportJobTo(out, QStringLiteral("u")));
+    QVERIFY(!m_w->exportJobTo(out, QStringLiteral("v")));
+    QVERIFY(finished.wait(120000));
 }
 
 QTEST_MAIN(TestJobView)
