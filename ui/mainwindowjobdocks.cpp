@@ -7,6 +7,7 @@
 #include "panels/collectivespanel.h"
 #include "panels/jobsearchpanel.h"
 #include "panels/ranktablepanel.h"
+#include "panels/whatifpanel.h"
 #include "timeline/selection.h"
 #include "timeline/timelineplot.h"
 #include "timeline/timelineview.h"
@@ -73,6 +74,7 @@ void MainWindow::updateJobDocks()
     const auto job = m_job;
     if (m_exportJobAction)
         m_exportJobAction->setEnabled(job != nullptr);
+    m_whatIf->setJob(job); // the job's what-if: rules over every rank, the job critical path again
     if (!job) {
         m_rankTable->clear();
         m_collectives->clear();

@@ -12,6 +12,7 @@
 #include "panels/jobsearchpanel.h"
 #include "panels/ranktablemodel.h"
 #include "panels/ranktablepanel.h"
+#include "panels/whatifpanel.h"
 #include "recentpairs.h"
 #include "timeline/jobtimeline.h"
 #include "timeline/timelineview.h"
@@ -58,6 +59,7 @@ private Q_SLOTS:
     void realJobCriticalPathAndStraggler();
     void jobDocksFollowTheJob();
     void exportJobWritesEveryRank();
+    void whatIfWorksOnTheJob();
 
 private:
     bool openJob(const QString &dir);
@@ -571,6 +573,32 @@ void TestJobView::exportJobWritesEveryRank()
     QVERIFY(m_w->exportJobTo(out, QStringLiteral("u")));
     QVERIFY(!m_w->exportJobTo(out, QStringLiteral("v")));
     QVERIFY(finished.wait(120000));
+}
+
+void TestJobView::whatIfWorksOnTheJob()
+{
+    QVERIFY(openJob(m_job));
+    WhatIfPanel *panel = m_w->whatIfPanel();
+    const double baseline = m_w->jobData()->analysis.criticalPath.weightUs;
+    QVERIFY(baseline > 0);
+    QSignalSpy changed(panel, &WhatIfPanel::resultChanged);
+    // Factor 1 is the measured job exactly.
+    QVERIFY(panel->addRule(QStringLiteral("rank=%1*1").arg(kStraggler)));
+    QTRY_VERIFY_WITH_TIMEOUT(panel->jobResult() && panel->jobResult()->ok, 20000);
+    QCOMPARE(panel->jobResult()->baselineUs, baseline);
+    QCOMPARE(panel->jobResult()->projectedUs, baseline);
+    // The straggler's work halved: the job gets faster; every rank has a row.
+    panel->removeRule(0);
+    QVERIFY(panel->addRule(QStringLiteral("rank=%1*0.5").arg(kStraggler)));
+    QTRY_VERIFY_WITH_TIMEOUT(panel->jobResult() && panel->jobResult()->ok && panel->jobResult()->projectedUs < baseline,
+                             20000);
+    QCOMPARE(panel->movedView()->model()->rowCount(), kRanks);
+    QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("Job critical path")));
+    // A rule that matches nothing on any rank says so.
+    panel->removeRule(0);
+    QVERIFY(panel->addRule(QStringLiteral("name~no_such_op_anywhere*0.5")));
+    QTRY_VERIFY_WITH_TIMEOUT(panel->jobResult() && !panel->jobResult()->ok, 20000);
+    QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("no_such_op_anywhere")));
 }
 
 QTEST_MAIN(TestJobView)

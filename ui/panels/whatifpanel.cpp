@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "whatifpanel.h"
 
+#include "job/jobbuild.h"
+#include "job/jobdata.h"
+#include "job/jobdocument.h"
 #include "timeline/timeformat.h"
 
 #include <QApplication>
@@ -174,9 +177,32 @@ bool WhatIfPanel::eventFilter(QObject *watched, QEvent *event)
     return QWidget::eventFilter(watched, event);
 }
 
+void WhatIfPanel::setJob(std::shared_ptr<const JobData> job)
+{
+    if (!job && !m_job)
+        return; // no job before either: keep the pair's context
+    m_job = std::move(job);
+    m_context.reset();
+    m_jobResult.reset();
+    setSelectedEvent(-1); // rules from the selection name one trace's events: not in a job
+    m_edit->setEnabled(m_job != nullptr);
+    m_showProjection->setEnabled(m_job == nullptr);
+    if (m_job)
+        m_moved->setHorizontalHeaderLabels({tr("Rank"), tr("Own critical path"), tr("Projected")});
+    else
+        m_moved->setHorizontalHeaderLabels({tr("Op"), tr("Moves by"), tr("Projected start")});
+    recompute();
+}
+
 void WhatIfPanel::setContext(std::shared_ptr<const KinetoTrace> trace, std::shared_ptr<const CriticalPathResult> cp)
 {
     m_context.reset();
+    if (trace && cp && m_job) { // a pair replaces the job
+        m_job.reset();
+        m_jobResult.reset();
+        m_moved->setHorizontalHeaderLabels({tr("Op"), tr("Moves by"), tr("Projected start")});
+        m_showProjection->setEnabled(true);
+    }
     if (trace && cp && cp->success) {
         m_context = std::make_shared<Context>();
         m_context->trace = std::move(trace);
@@ -227,6 +253,17 @@ void WhatIfPanel::recompute()
 {
     const quint64 generation = ++m_generation;
     m_moved->removeRows(0, m_moved->rowCount());
+    if (m_job) {
+        std::vector<WhatIfRule> rules;
+        for (const QString &text : this->rules()) {
+            WhatIfRule rule;
+            std::string error;
+            if (parseWhatIfRule(text.toStdString(), rule, error))
+                rules.push_back(std::move(rule));
+        }
+        recomputeJob(std::move(rules), generation);
+        return;
+    }
     if (!m_context) {
         m_result.reset();
         m_summary->setText(tr("The what-if needs a critical path; load a device trace."));
@@ -300,6 +337,79 @@ void WhatIfPanel::showResult(quint64 generation, std::shared_ptr<const WhatIfRes
     }
     Q_EMIT resultChanged();
     emitProjection();
+}
+
+void WhatIfPanel::recomputeJob(std::vector<WhatIfRule> rules, quint64 generation)
+{
+    const JobCriticalPath &path = m_job->analysis.criticalPath;
+    if (rules.empty()) {
+        m_jobResult.reset();
+        m_summary->setText(path.valid ? tr("Baseline job critical path %1. Add a rule (rank=N restricts it to one rank) "
+                                           "to see the projected job time.")
+                                            .arg(us(path.weightUs))
+                                      : tr("The what-if needs the job critical path: %1")
+                                            .arg(QString::fromStdString(path.reason)));
+        Q_EMIT resultChanged();
+        return;
+    }
+    m_summary->setText(tr("Computing\u2026"));
+    QPointer<WhatIfPanel> self(this);
+    std::shared_ptr<const JobData> job = m_job;
+    QThreadPool::globalInstance()->start([self, job, rules = std::move(rules), generation] {
+        // The cross-rank analysis again with the rules (milliseconds: summaries only).
+        JobOptions options;
+        options.whatIf = rules;
+        const JobAnalysis analysis = analyzeJob(analysableRanks(jobRankSummaries(*job)), options);
+        auto result = std::make_shared<JobWhatIf>();
+        if (analysis.whatIf)
+            *result = *analysis.whatIf;
+        else
+            result->error = "the job has no critical path to re-weight";
+        QMetaObject::invokeMethod(
+            qApp, [self, result, generation] {
+                if (self)
+                    self->showJobResult(generation, result);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void WhatIfPanel::showJobResult(quint64 generation, std::shared_ptr<const JobWhatIf> result)
+{
+    if (generation != m_generation || !m_job)
+        return;
+    m_jobResult = result;
+    const JobWhatIf &r = *result;
+    if (!r.ok) {
+        m_summary->setText(QString::fromStdString(r.error));
+        Q_EMIT resultChanged();
+        return;
+    }
+    QString text = tr("Job critical path %1 \u2192 %2 (%3\u00d7 faster)")
+                       .arg(us(r.baselineUs), us(r.projectedUs), QString::number(r.speedup, 'f', 2));
+    QStringList counts;
+    for (const auto &rc : r.rules)
+        counts << QStringLiteral("%1: %2").arg(QString::fromStdString(rc.rule)).arg(rc.matched);
+    text += QStringLiteral("\n") + tr("Matched: %1").arg(counts.join(QStringLiteral(", ")));
+    QStringList onPath;
+    for (int64_t rank : r.ranksOnPath)
+        onPath << QString::number(rank);
+    if (!onPath.isEmpty())
+        text += QStringLiteral("\n") + tr("Projected path through ranks %1").arg(onPath.join(QStringLiteral(", ")));
+    QStringList bound;
+    for (const auto &[boundBy, percent] : r.summaryPct)
+        if (!boundBy.empty())
+            bound << QStringLiteral("%1 %2 %").arg(QString::fromStdString(boundBy)).arg(percent, 0, 'f', 1);
+    if (!bound.isEmpty())
+        text += QStringLiteral("\n") + tr("Bound by: %1").arg(bound.join(QStringLiteral(", ")));
+    m_summary->setText(text);
+    for (const JobWhatIfRank &rank : r.ranks) {
+        auto *name = new QStandardItem(QString::number(rank.rank));
+        auto *own = new QStandardItem(us(rank.baselineUs));
+        auto *projected = new QStandardItem(us(rank.projectedUs));
+        m_moved->appendRow({name, own, projected});
+    }
+    Q_EMIT resultChanged();
 }
 
 } // namespace syncscope::ui

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "analysis/whatif.h"
+#include "job/jobwhatif.h"
 
 #include <QWidget>
 
@@ -22,6 +23,8 @@ class QTableView;
 
 namespace syncscope::ui {
 
+struct JobData;
+
 class WhatIfPanel : public QWidget
 {
     Q_OBJECT
@@ -33,6 +36,12 @@ public:
     void setContext(std::shared_ptr<const KinetoTrace> trace, std::shared_ptr<const CriticalPathResult> cp);
     // The op the "from selection" buttons use (-1: none).
     void setSelectedEvent(qint64 event);
+    // A job (null: back to the single-rank context): the rules re-weight every
+    // rank's critical-path graph and the job critical path is recomputed
+    // (core/job/jobwhatif.h); the table lists each rank's own path, projected.
+    void setJob(std::shared_ptr<const JobData> job);
+    // The latest finished job evaluation (null outside a job, before the first or with no rules).
+    std::shared_ptr<const JobWhatIf> jobResult() const { return m_jobResult; }
     // Adds a rule; false (and the reason in the panel) when it does not parse.
     bool addRule(const QString &text);
     void removeRule(int row);
@@ -65,6 +74,10 @@ private:
 
     std::shared_ptr<Context> m_context;
     std::shared_ptr<const WhatIfResult> m_result;
+    std::shared_ptr<const JobData> m_job;
+    std::shared_ptr<const JobWhatIf> m_jobResult;
+    void recomputeJob(std::vector<WhatIfRule> rules, quint64 generation);
+    void showJobResult(quint64 generation, std::shared_ptr<const JobWhatIf> result);
     quint64 m_generation = 0;
     qint64 m_selected = -1;
     QLineEdit *m_edit;
