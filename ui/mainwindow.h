@@ -177,6 +177,7 @@ private:
     void updateStatus();
     void updateExportActions();
     void askExport(ExportKind kind);
+    void finishExport(bool ok, const QString &message);
     QStringList stepNames() const;
     int stepOfWindow() const;
 

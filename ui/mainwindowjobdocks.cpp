@@ -13,7 +13,6 @@
 #include "timeline/timelineview.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -61,12 +60,7 @@ void MainWindow::createJobDocks()
     connect(m_jobExporter, &JobExporter::progress, this, [this](int done, int total) {
         m_statusLabel->setText(tr("Exporting the job: %1 of %2 rank(s)\u2026").arg(done).arg(total));
     });
-    connect(m_jobExporter, &JobExporter::finished, this, [this](bool ok, const QString &message) {
-        m_statusLabel->setText(message);
-        if (m_interactive)
-            QApplication::alert(this);
-        Q_EMIT exportFinished(ok, message);
-    });
+    connect(m_jobExporter, &JobExporter::finished, this, &MainWindow::finishExport);
 }
 
 void MainWindow::updateJobDocks()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "aggregatepanel.h"
+#include "tableviewsetup.h"
 
 #include "panels/criticalpathmodel.h"
 #include "panels/treemodel.h"
@@ -29,15 +30,7 @@ AggregatePanel::AggregatePanel(QWidget *parent)
     layout->addWidget(m_view, 1);
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(SortRole);
-    m_view->setModel(m_sorted);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(AggregateModel::TotalColumn, Qt::DescendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
-    m_view->setAlternatingRowColors(true);
+    setupSortedTable(m_view, m_sorted, AggregateModel::TotalColumn, Qt::DescendingOrder);
     m_view->horizontalHeader()->setSectionResizeMode(AggregateModel::NameColumn, QHeaderView::Stretch);
     auto jump = [this](const QModelIndex &index) {
         const QVariant t = index.data(TargetEventRole);

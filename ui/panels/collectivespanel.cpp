@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "collectivespanel.h"
+#include "tableviewsetup.h"
 
 #include "panels/criticalpathmodel.h"
 
@@ -37,17 +38,9 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     m_sorted->setFilterRole(CollectiveFilterRole);
     m_sorted->setFilterKeyColumn(CollectivesModel::NameColumn);
     m_sorted->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_view->setModel(m_sorted);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(CollectivesModel::IndexColumn, Qt::AscendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setupSortedTable(m_view, m_sorted, CollectivesModel::IndexColumn, Qt::AscendingOrder);
     m_view->setTabKeyNavigation(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
     m_view->setWordWrap(false);
-    m_view->setAlternatingRowColors(true);
     m_view->horizontalHeader()->setSectionResizeMode(CollectivesModel::NameColumn, QHeaderView::Stretch);
     auto activate = [this](const QModelIndex &index) {
         const QVariant i = index.data(CollectiveIndexRole);

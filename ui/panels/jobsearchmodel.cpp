@@ -8,7 +8,7 @@
 #include "panels/treemodel.h"
 #include "timeline/timeformat.h"
 
-#include <QRegularExpression>
+#include "panels/eventquery.h"
 
 #include <algorithm>
 #include <limits>
@@ -46,25 +46,13 @@ bool JobSearchModel::setQuery(const QString &text, bool regex, bool caseSensitiv
     beginResetModel();
     m_matches.clear();
     m_ranksHit = 0;
-    m_error.clear();
-    bool ok = true;
-    QRegularExpression re;
-    if (regex && !text.isEmpty()) {
-        re.setPattern(text);
-        re.setPatternOptions(caseSensitive ? QRegularExpression::NoPatternOption
-                                           : QRegularExpression::CaseInsensitiveOption);
-        if (!re.isValid()) {
-            m_error = re.errorString();
-            ok = false;
-        }
-    }
+    const EventQuery query(text, regex, caseSensitive);
+    m_error = query.error();
+    const bool ok = query.valid();
     if (m_job && ok && !text.isEmpty()) {
         std::map<int64_t, double> offsetUs; // ADDED to a rank's own clock to reach the reference clock
         for (const auto &s : m_job->analysis.ranks)
             offsetUs[s.rank] = s.clockOffsetUs;
-        const Qt::CaseSensitivity cs = caseSensitive ? Qt::CaseSensitive : Qt::CaseInsensitive;
-        bool isNumber = false;
-        const qlonglong number = text.trimmed().toLongLong(&isNumber);
         double originUs = std::numeric_limits<double>::infinity();
         for (const JobRankData &r : m_job->ranks) {
             const KinetoTrace *trace = r.analysis && r.analysis->device ? r.analysis->device.get() : nullptr;
@@ -74,27 +62,13 @@ bool JobSearchModel::setQuery(const QString &text, bool regex, bool caseSensitiv
             const double offset = off == offsetUs.end() ? 0 : off->second;
             originUs = std::min(originUs, static_cast<double>(trace->minTsNs) / 1e3 + offset);
             const size_t before = m_matches.size();
-            // Each distinct name is matched once per rank, not once per event.
-            std::vector<int8_t> nameMatch(trace->strings.size(), -1);
-            for (uint32_t i = 0; i < trace->events.size(); ++i) {
-                const KinetoEvent &e = trace->events[i];
-                if (!searchable(e))
-                    continue;
-                int8_t &m = nameMatch[e.name];
-                if (m < 0) {
-                    const std::string_view n = trace->str(e.name);
-                    const QString name = QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
-                    m = regex ? re.match(name).hasMatch() : name.contains(text, cs);
-                }
-                bool hit = m > 0;
-                if (!hit && isNumber)
-                    hit = (e.has(KinetoEvent::HasCorrelation) && e.correlation == number) ||
-                          (e.has(KinetoEvent::HasExternalId) && e.externalId == number) ||
-                          (e.has(KinetoEvent::HasRfId) && e.rfId == number);
-                if (hit)
+            query.scan(
+                *trace, [trace](uint32_t i) { return searchable(trace->events[i]); },
+                [&](uint32_t i) {
+                    const KinetoEvent &e = trace->events[i];
                     m_matches.push_back({r.rank, i, static_cast<double>(e.tsNs) / 1e3 + offset,
                                          static_cast<double>(e.durNs) / 1e3});
-            }
+                });
             m_ranksHit += m_matches.size() > before ? 1 : 0;
         }
         for (Match &m : m_matches)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ranktablepanel.h"
+#include "tableviewsetup.h"
 
 #include "job/jobdata.h"
 #include "panels/criticalpathmodel.h"
@@ -61,17 +62,9 @@ RankTablePanel::RankTablePanel(QWidget *parent)
     layout->addWidget(m_view, 1);
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(SortRole);
-    m_view->setModel(m_sorted);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(RankTableModel::RankColumn, Qt::AscendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setupSortedTable(m_view, m_sorted, RankTableModel::RankColumn, Qt::AscendingOrder);
     m_view->setTabKeyNavigation(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
     m_view->setWordWrap(false);
-    m_view->setAlternatingRowColors(true);
     // "gpu_communication_bound 85%" in full: the column a reader compares ranks by.
     m_view->horizontalHeader()->setSectionResizeMode(RankTableModel::BoundByColumn, QHeaderView::ResizeToContents);
     auto activate = [this](const QModelIndex &index) {

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "searchmodel.h"
 
+#include "panels/eventquery.h"
 #include "panels/treemodel.h"
 #include "model/kinetotrace.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelinemodel.h"
-
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -34,40 +33,13 @@ bool SearchModel::setQuery(const QString &text, bool regex, bool caseSensitive)
     bool ok = true;
     const KinetoTrace *trace = m_model ? m_model->trace.get() : nullptr;
     if (trace && !text.isEmpty()) {
-        QRegularExpression re;
-        if (regex) {
-            re.setPattern(text);
-            re.setPatternOptions(caseSensitive ? QRegularExpression::NoPatternOption
-                                               : QRegularExpression::CaseInsensitiveOption);
-            if (!re.isValid()) {
-                m_error = re.errorString();
-                ok = false;
-            }
-        }
-        if (ok) {
-            // Match each distinct name once.
-            std::vector<int8_t> nameMatch(trace->strings.size(), -1);
-            const Qt::CaseSensitivity cs = caseSensitive ? Qt::CaseSensitive : Qt::CaseInsensitive;
-            bool isNumber = false;
-            const qlonglong number = text.trimmed().toLongLong(&isNumber);
-            for (uint32_t i = 0; i < trace->events.size(); ++i) {
-                if (m_model->layout.pos(i).row < 0)
-                    continue;
-                const KinetoEvent &e = trace->events[i];
-                int8_t &m = nameMatch[e.name];
-                if (m < 0) {
-                    const std::string_view n = trace->str(e.name);
-                    const QString name = QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
-                    m = regex ? re.match(name).hasMatch() : name.contains(text, cs);
-                }
-                bool hit = m > 0;
-                if (!hit && isNumber)
-                    hit = (e.has(KinetoEvent::HasCorrelation) && e.correlation == number) ||
-                          (e.has(KinetoEvent::HasExternalId) && e.externalId == number) ||
-                          (e.has(KinetoEvent::HasRfId) && e.rfId == number);
-                if (hit)
-                    m_matches.push_back(i);
-            }
+        const EventQuery query(text, regex, caseSensitive);
+        m_error = query.error();
+        ok = query.valid();
+        if (ok) { // in start order, as the timeline shows them
+            query.scan(
+                *trace, [this](uint32_t i) { return m_model->layout.pos(i).row >= 0; },
+                [this](uint32_t i) { m_matches.push_back(i); });
             std::stable_sort(m_matches.begin(), m_matches.end(), [this](uint32_t a, uint32_t b) {
                 return m_model->startNs(a) < m_model->startNs(b);
             });

@@ -51,6 +51,25 @@ QString us(double v)
     return QString::fromStdString(formatDuration(v * 1000.0));
 }
 
+// "rule: N, rule: N": what each rule matched.
+QString matchedText(const std::vector<WhatIfRuleCount> &rules)
+{
+    QStringList counts;
+    for (const auto &rc : rules)
+        counts << QStringLiteral("%1: %2").arg(QString::fromStdString(rc.rule)).arg(rc.matched);
+    return counts.join(QStringLiteral(", "));
+}
+
+// "cpu_bound 40.0 %, ...": the named bound-by shares ("" when none).
+QString boundByText(const std::vector<std::pair<std::string, double>> &shares)
+{
+    QStringList bound;
+    for (const auto &[boundBy, percent] : shares)
+        if (!boundBy.empty())
+            bound << QStringLiteral("%1 %2 %").arg(QString::fromStdString(boundBy)).arg(percent, 0, 'f', 1);
+    return bound.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 WhatIfPanel::WhatIfPanel(QWidget *parent)
@@ -249,19 +268,24 @@ QStringList WhatIfPanel::rules() const
     return out;
 }
 
+std::vector<WhatIfRule> WhatIfPanel::parsedRules() const
+{
+    std::vector<WhatIfRule> rules; // every listed rule parsed when it was added
+    for (const QString &text : this->rules()) {
+        WhatIfRule rule;
+        std::string error;
+        if (parseWhatIfRule(text.toStdString(), rule, error))
+            rules.push_back(std::move(rule));
+    }
+    return rules;
+}
+
 void WhatIfPanel::recompute()
 {
     const quint64 generation = ++m_generation;
     m_moved->removeRows(0, m_moved->rowCount());
     if (m_job) {
-        std::vector<WhatIfRule> rules;
-        for (const QString &text : this->rules()) {
-            WhatIfRule rule;
-            std::string error;
-            if (parseWhatIfRule(text.toStdString(), rule, error))
-                rules.push_back(std::move(rule));
-        }
-        recomputeJob(std::move(rules), generation);
+        recomputeJob(parsedRules(), generation);
         return;
     }
     if (!m_context) {
@@ -271,13 +295,7 @@ void WhatIfPanel::recompute()
         emitProjection();
         return;
     }
-    std::vector<WhatIfRule> rules;
-    for (const QString &text : this->rules()) {
-        WhatIfRule rule;
-        std::string error;
-        if (parseWhatIfRule(text.toStdString(), rule, error))
-            rules.push_back(std::move(rule));
-    }
+    std::vector<WhatIfRule> rules = parsedRules();
     if (rules.empty()) {
         m_result.reset();
         m_summary->setText(tr("Baseline critical path %1. Add a rule to see the projected step time.")
@@ -314,16 +332,12 @@ void WhatIfPanel::showResult(quint64 generation, std::shared_ptr<const WhatIfRes
     }
     QString text = tr("Critical path %1 \u2192 %2 (%3\u00d7 faster)")
                        .arg(us(r.baselineUs), us(r.projectedUs), QString::number(r.speedup, 'f', 2));
-    QStringList counts;
-    for (const auto &rc : r.rules)
-        counts << QStringLiteral("%1: %2").arg(QString::fromStdString(rc.rule)).arg(rc.matched);
-    text += QStringLiteral("\n") + tr("Matched: %1").arg(counts.join(QStringLiteral(", ")));
-    QStringList bound;
+    text += QStringLiteral("\n") + tr("Matched: %1").arg(matchedText(r.rules));
+    std::vector<std::pair<std::string, double>> shares;
     for (const auto &row : r.summary)
-        if (!row.boundBy.empty())
-            bound << QStringLiteral("%1 %2 %").arg(QString::fromStdString(row.boundBy)).arg(row.percent, 0, 'f', 1);
-    if (!bound.isEmpty())
-        text += QStringLiteral("\n") + tr("Projected path bound by: %1").arg(bound.join(QStringLiteral(", ")));
+        shares.emplace_back(row.boundBy, row.percent);
+    if (const QString bound = boundByText(shares); !bound.isEmpty())
+        text += QStringLiteral("\n") + tr("Projected path bound by: %1").arg(bound);
     m_summary->setText(text);
     const KinetoTrace &t = *m_context->trace;
     for (const auto &m : r.topMoved) {
@@ -387,21 +401,14 @@ void WhatIfPanel::showJobResult(quint64 generation, std::shared_ptr<const JobWha
     }
     QString text = tr("Job critical path %1 \u2192 %2 (%3\u00d7 faster)")
                        .arg(us(r.baselineUs), us(r.projectedUs), QString::number(r.speedup, 'f', 2));
-    QStringList counts;
-    for (const auto &rc : r.rules)
-        counts << QStringLiteral("%1: %2").arg(QString::fromStdString(rc.rule)).arg(rc.matched);
-    text += QStringLiteral("\n") + tr("Matched: %1").arg(counts.join(QStringLiteral(", ")));
+    text += QStringLiteral("\n") + tr("Matched: %1").arg(matchedText(r.rules));
     QStringList onPath;
     for (int64_t rank : r.ranksOnPath)
         onPath << QString::number(rank);
     if (!onPath.isEmpty())
         text += QStringLiteral("\n") + tr("Projected path through ranks %1").arg(onPath.join(QStringLiteral(", ")));
-    QStringList bound;
-    for (const auto &[boundBy, percent] : r.summaryPct)
-        if (!boundBy.empty())
-            bound << QStringLiteral("%1 %2 %").arg(QString::fromStdString(boundBy)).arg(percent, 0, 'f', 1);
-    if (!bound.isEmpty())
-        text += QStringLiteral("\n") + tr("Bound by: %1").arg(bound.join(QStringLiteral(", ")));
+    if (const QString bound = boundByText(r.summaryPct); !bound.isEmpty())
+        text += QStringLiteral("\n") + tr("Bound by: %1").arg(bound);
     m_summary->setText(text);
     for (const JobWhatIfRank &rank : r.ranks) {
         auto *name = new QStandardItem(QString::number(rank.rank));

@@ -69,6 +69,7 @@ protected:
 private:
     struct Context;
     void recompute();
+    std::vector<WhatIfRule> parsedRules() const;
     void showResult(quint64 generation, std::shared_ptr<const WhatIfResult> result);
     QString factorText() const;
 
