@@ -58,6 +58,11 @@ const std::vector<CliOption> &cliOptions()
          "reproduces: f4d0062 (default), the current HTA, or d731cc2e (2024-06), the HTA that Chakra pins: "
          "nodes created as its passes reach events, no CUDA-runtime-lock pass (cudaMemcpyAsync counts as 0), "
          "no forward/backward thread merge, no 1.5 ms kernel-kernel limit, no data-loading bucket."},
+        {"--hta-exact", nullptr, "Critical path",
+         "Reproduce HTA exactly, misses included: sync edges only from cuda_sync events (none inferred from "
+         "runtime calls), HTA's launch names only (graph launches and hipExtLaunchKernel are not launches), one "
+         "GPU op per correlation. --hta-version d731cc2e implies it. Default: HTA's graph plus the inferred "
+         "sync edges, graph replays and every launch API (docs/critical_path.md)."},
         {"--zero-weight-launch-edges", nullptr, "Critical path",
          "Add HTA's zero-weight causal launch edges (CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1)."},
         {"--output", "FILE", "Outputs", "Write the linked Chakra execution trace (ET+ JSON)."},

@@ -154,6 +154,8 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
         error = "--hta-version takes f4d0062 or d731cc2e (got '" + args.value("--hta-version") + "')";
         return false;
     }
+    // d731cc2e is reproduced exactly or not at all.
+    req.cpa.htaExact = args.has("--hta-exact") || req.cpa.htaVersion == HtaVersion::D731cc2e;
     req.cpa.zeroWeightLaunchEdges = args.has("--zero-weight-launch-edges");
     out.openPair = args.has("--open-pair");
     out.screenshot = args.value("--screenshot");

@@ -2,7 +2,10 @@
 // Window clipping, the node list and the runtime-lock pass (spec 2.2-2.5).
 #include "cpbuild.h"
 
+#include "syncinfer.h"
+
 #include <algorithm>
+#include <tuple>
 
 namespace syncscope::hta {
 
@@ -22,14 +25,46 @@ void attributeEdge(CpGraph &g, int32_t e, int32_t srcParent)
     g.edgeEvent[e] = ev;
 }
 
+namespace {
+
+// HTA's launch names; by default also every runtime call whose correlation reaches
+// a kernel, copy or memset (graph launches, hipExtLaunchKernel, _v suffixes, ...).
+std::vector<uint8_t> launchRows(const RowTable &rows, uint16_t launchRole, bool exact)
+{
+    const auto &events = rows.trace().events;
+    std::vector<uint8_t> out(rows.eventCount(), 0);
+    for (uint32_t i = 0; i < out.size(); ++i) {
+        if (!rows.isLoaded(i) || rows.indexCorr(i) <= 0)
+            continue;
+        if (rows.nameRoles(i) & launchRole)
+            out[i] = 1;
+        else if (!exact && rows.catRole(i) == CatRuntime && rows.stream(i) == -1)
+            out[i] = isGpuActivity(events[static_cast<uint32_t>(rows.indexCorr(i))].kind) ? 1 : 0;
+    }
+    return out;
+}
+
+} // namespace
+
 CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const RowOptions &rowOptions,
                        Diagnostics &diag)
-    : trace(t), options(o), d731(o.htaVersion == HtaVersion::D731cc2e),
+    : trace(t), options(o), d731(o.htaVersion == HtaVersion::D731cc2e), exact(o.htaExact || d731),
       launchRole(d731 ? uint16_t(RoleLaunchD731) : uint16_t(RoleLaunch)), rows(t, rowOptions, diag),
-      tables(rows, diag, launchRole)
+      launchRow(launchRows(rows, launchRole, exact)), tables(rows, diag, launchRow)
 {
     computeQueueLengths(diag);
     const StringTable &strings = trace.strings;
+    blockingName.assign(strings.size(), 0);
+    for (StrId id = 0; id < strings.size(); ++id) {
+        bool blocking = rows.rolesOfName(id) & RoleBlocking;
+        if (!exact && !blocking) { // the HIP, driver and suffixed spellings of HTA's list
+            const RuntimeApi api = classifyRuntimeApi(strings.view(id));
+            blocking = api == RuntimeApi::StreamSync || api == RuntimeApi::DeviceSync ||
+                       api == RuntimeApi::EventSync || api == RuntimeApi::EventQuery || api == RuntimeApi::Copy ||
+                       api == RuntimeApi::CopyAsync;
+        }
+        blockingName[id] = blocking ? 1 : 0;
+    }
     dataLoadName.assign(strings.size(), 0);
     for (const std::string &s : options.dataLoadEvents) {
         for (StrId id = 0; id < strings.size(); ++id)
@@ -49,6 +84,64 @@ CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const
     });
     m_start.assign(n, -1);
     m_end.assign(n, -1);
+    if (!exact)
+        prepareDefaultMode(diag);
+}
+
+void CpaContext::prepareDefaultMode(Diagnostics &diag)
+{
+    const auto &events = trace.events;
+    const uint32_t n = static_cast<uint32_t>(rows.eventCount());
+    // Every GPU-side row of a correlation, not only the last (graph replays).
+    std::vector<std::tuple<IdKey, int64_t, double, uint32_t>> byStream;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!rows.isLoaded(i) || !rows.isGpuSide(i) || rows.stream(i) == -1 || events[i].correlation < 0)
+            continue;
+        gpuByCorr.emplace_back(events[i].correlation, i);
+        if (isGpuActivity(events[i].kind))
+            byStream.emplace_back(pidKey(events[i]), rows.stream(i), rows.ts(i), i);
+    }
+    std::sort(gpuByCorr.begin(), gpuByCorr.end());
+    replayCount.assign(n, 0);
+    for (size_t a = 0; a < gpuByCorr.size();) {
+        size_t b = a;
+        int32_t activities = 0;
+        for (; b < gpuByCorr.size() && gpuByCorr[b].first == gpuByCorr[a].first; ++b)
+            activities += isGpuActivity(events[gpuByCorr[b].second].kind) ? 1 : 0;
+        for (size_t k = a; k < b; ++k)
+            replayCount[gpuByCorr[k].second] = activities;
+        a = b;
+    }
+    std::sort(byStream.begin(), byStream.end());
+    streamPrev.assign(n, -1);
+    for (size_t k = 1; k < byStream.size(); ++k) {
+        const auto &[dev, stream, ts, row] = byStream[k];
+        const auto &[pdev, pstream, pts, prow] = byStream[k - 1];
+        if (dev == pdev && stream == pstream)
+            streamPrev[row] = static_cast<int32_t>(prow);
+    }
+    // The inferred sync edges: the caller's, or inferred here.
+    std::shared_ptr<const std::vector<SyncEdge>> edges = options.syncEdges;
+    if (!edges) {
+        Diagnostics scratch; // the session reports the sync diagnostics once
+        (void)diag;
+        edges = std::make_shared<const std::vector<SyncEdge>>(findAllSyncEdges(trace, scratch));
+    }
+    for (const SyncEdge &e : *edges) {
+        if (!e.inferred || e.src >= n || e.dst >= n)
+            continue;
+        (e.gpuToGpu ? inferredGpu : inferredCpu).emplace_back(e.dst, e.src);
+    }
+    std::sort(inferredGpu.begin(), inferredGpu.end());
+    std::sort(inferredCpu.begin(), inferredCpu.end(), [&](const auto &a, const auto &b) {
+        return rows.ts(a.first) != rows.ts(b.first) ? rows.ts(a.first) < rows.ts(b.first) : a < b;
+    });
+}
+
+int32_t CpaContext::inferredGpuSource(uint32_t dst) const
+{
+    auto it = std::lower_bound(inferredGpu.begin(), inferredGpu.end(), std::make_pair(dst, 0u));
+    return it != inferredGpu.end() && it->first == dst ? static_cast<int32_t>(it->second) : -1;
 }
 
 void CpaContext::computeQueueLengths(Diagnostics &diag)
@@ -78,7 +171,7 @@ void CpaContext::computeQueueLengths(Diagnostics &diag)
             continue;
         if (rows.stream(i) != -1)
             gpuCorrStream.emplace_back(events[i].correlation, rows.stream(i));
-        if ((rows.nameRoles(i) & launchRole) && rows.indexCorr(i) > 0)
+        if (launchRow[i])
             launches.emplace_back(events[i].correlation, i);
     }
     std::sort(gpuCorrStream.begin(), gpuCorrStream.end());
@@ -175,10 +268,17 @@ std::vector<uint32_t> CpaContext::clip(double start, double end) const
         if (!(rows.dur(c) > 0))
             continue;
         out.push_back(c);
-        // GPU rows launched from the window, wherever they run.
+        // GPU rows launched from the window, wherever they run (by default every
+        // row of the correlation: a graph launch replays many).
         const int32_t k = rows.partner(c);
         if (k >= 0 && rows.isLoaded(static_cast<uint32_t>(k)) && rows.stream(static_cast<uint32_t>(k)) != -1)
             out.push_back(static_cast<uint32_t>(k));
+        if (!exact && k >= 0) {
+            const int64_t corr = trace.events[c].correlation;
+            auto it = std::lower_bound(gpuByCorr.begin(), gpuByCorr.end(), std::make_pair(corr, 0u));
+            for (; it != gpuByCorr.end() && it->first == corr; ++it)
+                out.push_back(it->second);
+        }
     }
     // Every Stream Wait Event row of the trace [QUIRK].
     out.insert(out.end(), streamWaitRows.begin(), streamWaitRows.end());
@@ -268,6 +368,7 @@ void CpaContext::runtimeLockPass(CpGraph &g)
 BuildStats CpaContext::build(const std::vector<uint32_t> &clipped, CpGraph &g)
 {
     BuildStats stats;
+    inferredEdges.clear();
     if (!d731) { // d731cc2e creates nodes in the passes and has no lock pass
         createNodes(clipped, g);
         runtimeLockPass(g);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace syncscope::hta {
@@ -35,14 +36,31 @@ public:
     // HTA d731cc2e (spec 8): nodes are created as the passes reach events, no
     // runtime-lock pass, no fwd/bwd merge, no kernel-kernel threshold.
     const bool d731;
+    // HTA exactly (--hta-exact, or d731cc2e); false: the departures of docs/critical_path.md.
+    const bool exact;
     const uint16_t launchRole; // RoleLaunch or RoleLaunchD731
     RowTable rows;
+    // Per row: a launch call (HTA's names; by default also any runtime call whose
+    // correlation reaches a kernel, copy or memset: graph launches, hipExtLaunchKernel, ...).
+    std::vector<uint8_t> launchRow;
     SyncTables tables;
     std::vector<int32_t> queue;          // spec 2.7.1: queue length after each launch/activity row
     std::vector<uint8_t> dataLoadName;   // per StrId: name contains a data_load_events string
     std::vector<uint32_t> cpuRowsByTs;   // loaded rows with stream -1, by (ts, index)
     std::vector<uint32_t> streamWaitRows; // every loaded "Stream Wait Event" row
     size_t queueSteps = 0;               // +/- steps of the queue-length sweep: O(rows), see computeQueueLengths
+    std::vector<uint8_t> blockingName;   // per StrId: a synchronising call whose own time is not counted
+
+    // --- default mode only (empty when exact) ---
+    std::vector<std::pair<int64_t, uint32_t>> gpuByCorr; // (correlation, GPU-side row), sorted
+    std::vector<int32_t> replayCount;    // per row: GPU activities sharing its correlation (> 1: a graph replay)
+    std::vector<int32_t> streamPrev;     // per GPU activity: the previous activity on its (device, stream), -1
+    std::vector<std::pair<uint32_t, uint32_t>> inferredGpu; // inferred GPU->GPU (dst, src), sorted by dst
+    std::vector<std::pair<uint32_t, uint32_t>> inferredCpu; // inferred GPU->CPU (call, src), sorted by call ts
+    // Inferred source of a GPU activity's wait, -1 when none.
+    int32_t inferredGpuSource(uint32_t dst) const;
+    // Graph edges added for inferred sync edges in the last build().
+    std::vector<int32_t> inferredEdges;
 
     // Rows kept for the window [start, end] (spec 2.2 step 3), ascending index.
     std::vector<uint32_t> clip(double start, double end) const;
@@ -59,6 +77,7 @@ public:
     int32_t addEventNodes(uint32_t ev, CpGraph &graph);
 
 private:
+    void prepareDefaultMode(Diagnostics &diag);
     void computeQueueLengths(Diagnostics &diag);
     void createNodes(const std::vector<uint32_t> &clipped, CpGraph &graph);
     void runtimeLockPass(CpGraph &graph);

@@ -89,7 +89,7 @@ void walkThread(CpaContext &ctx, const std::vector<Start> &starts, const std::ve
             return;
         if (last >= 0 && !locked(last, e)) {
             // Blocking calls (synchronisation) do not count their own time.
-            const bool zero = rows.nameRoles(ev) & RoleBlocking;
+            const bool zero = ctx.blockingName[ctx.trace.events[ev].name] != 0;
             const double w = zero ? 0.0 : g.nodeTime[e] - g.nodeTime[last];
             attributeEdge(g, g.addEdge(last, e, CpEdgeType::OperatorKernel, w), lastParent);
         }

@@ -3,6 +3,9 @@
 // delays, and the sync edges found by the shared sweep.
 #include "cpbuild.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace syncscope::hta {
 
 namespace {
@@ -42,13 +45,27 @@ public:
                       -1);
         bool edgeAdded = false, launchAdded = false;
         int32_t syncEnd = -1;
+        bool inferred = false;
+        if (syncSrc < 0 && !m_ctx.exact) { // a stream wait inferred from the GPU timing
+            const int32_t src = m_ctx.inferredGpuSource(g);
+            if (src >= 0 && sourcePresent(static_cast<uint32_t>(src))) {
+                syncSrc = src;
+                inferred = true;
+            }
+        }
         if (syncSrc >= 0) { // GPU->GPU (cudaStreamWaitEvent), weight 0
             syncEnd = m_ctx.endNode(static_cast<uint32_t>(syncSrc));
-            m_g.addEdge(syncEnd, start, CpEdgeType::SyncDependency, 0);
+            const int32_t e = m_g.addEdge(syncEnd, start, CpEdgeType::SyncDependency, 0);
+            if (inferred)
+                m_ctx.inferredEdges.push_back(e);
             edgeAdded = true;
         }
         const int32_t runtime = rows.partner(g);
         const int32_t prevEnd = prev >= 0 ? m_ctx.endNode(static_cast<uint32_t>(prev)) : -1;
+        if (!m_ctx.exact && m_ctx.replayCount[g] > 1) {
+            replayed(g, prev, prevEnd, runtime, syncEnd, start, edgeAdded);
+            return;
+        }
         const int32_t qLaunch = runtime >= 0 ? m_ctx.queue[static_cast<uint32_t>(runtime)] : kNoQueue;
         const int32_t qStart = m_ctx.queue[g];
         const int32_t runtimeStart = runtime >= 0 ? m_ctx.startNode(static_cast<uint32_t>(runtime)) : -1;
@@ -86,6 +103,37 @@ public:
     }
 
 private:
+    // An op of a graph replay (one launch, many GPU ops): the launch starts the first
+    // op of the replay on each stream; the rest follow in stream order.
+    void replayed(uint32_t g, int32_t prev, int32_t prevEnd, int32_t runtime, int32_t syncEnd, int32_t start,
+                  bool edgeAdded)
+    {
+        const RowTable &rows = m_ctx.rows;
+        const auto &events = m_ctx.trace.events;
+        const int32_t before = m_ctx.streamPrev[g];
+        const bool first = before < 0 || events[static_cast<uint32_t>(before)].correlation != events[g].correlation;
+        const int32_t runtimeStart = runtime >= 0 ? m_ctx.startNode(static_cast<uint32_t>(runtime)) : -1;
+        if (first && runtimeStart >= 0) {
+            const double launchTs = rows.ts(static_cast<uint32_t>(runtime));
+            // The stream was idle at the launch, and no awaited op ended after it.
+            const bool idle = before < 0 || rows.end(static_cast<uint32_t>(before)) < launchTs;
+            if (idle && (syncEnd < 0 || m_g.nodeTime[syncEnd] < launchTs)) {
+                m_g.addEdge(runtimeStart, start, CpEdgeType::KernelLaunchDelay,
+                            m_g.nodeTime[start] - m_g.nodeTime[runtimeStart]);
+                return;
+            }
+        }
+        if (prev >= 0 && prevEnd >= 0 && (syncEnd < 0 || m_g.nodeTime[syncEnd] < m_g.nodeTime[prevEnd])) {
+            attributeEdge(m_g,
+                          m_g.addEdge(prevEnd, start, CpEdgeType::KernelKernelDelay,
+                                      m_g.nodeTime[start] - m_g.nodeTime[prevEnd]),
+                          -1);
+            edgeAdded = true;
+        }
+        if (!edgeAdded)
+            ++m_stats.kernelsWithoutEdge;
+    }
+
     CpaContext &m_ctx;
     CpGraph &m_g;
     BuildStats &m_stats;
@@ -104,6 +152,25 @@ void CpaContext::gpuPass(const std::vector<uint32_t> &clipped, CpGraph &g, Build
     const SweepStats s = runSyncSweep(rows, tables, std::move(sweep), SweepOptions{}, visitor);
     stats.unknownSyncNames += s.unknownSyncNames;
     stats.unmatchedWaits += s.unmatchedWaits;
+    if (exact || inferredCpu.empty() || clipped.empty())
+        return;
+    // Inferred GPU->CPU waits whose call and awaited op are both in the window.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (uint32_t ev : clipped) {
+        if (rows.stream(ev) == -1) {
+            lo = std::min(lo, rows.ts(ev));
+            hi = std::max(hi, rows.ts(ev));
+        }
+    }
+    auto it = std::lower_bound(inferredCpu.begin(), inferredCpu.end(), lo,
+                               [&](const auto &p, double t) { return rows.ts(p.first) < t; });
+    for (; it != inferredCpu.end() && rows.ts(it->first) <= hi; ++it) {
+        const auto [call, src] = *it;
+        const int32_t callEnd = endNode(call), srcEnd = endNode(src);
+        if (callEnd < 0 || srcEnd < 0 || startNode(call) < 0)
+            continue;
+        inferredEdges.push_back(g.addEdge(srcEnd, callEnd, CpEdgeType::SyncDependency, 0));
+    }
 }
 
 } // namespace syncscope::hta

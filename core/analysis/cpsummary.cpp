@@ -194,10 +194,17 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
         std::chrono::steady_clock::time_point start;
         ~SolveTimer() { t.solve = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
     } solveTimer{out.timings, t1};
+    out.htaExact = ctx.exact;
+    std::vector<uint8_t> inferred(static_cast<size_t>(g.edgeCount()), 0);
+    for (int32_t e : ctx.inferredEdges)
+        inferred[static_cast<size_t>(e)] = 1;
     for (int32_t u : g.graphNodes) // networkx adjacency order
         for (int32_t k = g.outStart[u]; k < g.outStart[u + 1]; ++k)
-            if (const int32_t e = g.outEdges[k]; g.edgeType[e] == CpEdgeType::SyncDependency)
+            if (const int32_t e = g.outEdges[k]; g.edgeType[e] == CpEdgeType::SyncDependency) {
                 out.syncEdges.emplace_back(g.nodeEvent[u], g.nodeEvent[g.edgeTo[e]]);
+                if (inferred[static_cast<size_t>(e)])
+                    out.syncEdgesInferred.emplace_back(g.nodeEvent[u], g.nodeEvent[g.edgeTo[e]]);
+            }
 
     // Validation (spec 2.9): weights <= -1 count as 0 for the path but keep their
     // stored value for the breakdown [QUIRK]; syncs within one stream are invalid.

@@ -179,7 +179,7 @@ CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalP
 {
     CriticalPathResult out;
     auto t0 = std::chrono::steady_clock::now();
-    checkCudaSyncPresent(trace, diag);
+    checkCudaSyncPresent(trace, diag, options.htaExact || options.htaVersion == HtaVersion::D731cc2e);
     const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/true);
     CpaContext ctx(trace, options, rowOptions, diag);
     out.timings.prepare = secondsSince(t0);
@@ -235,7 +235,7 @@ CriticalPathResult analyzeSteps(const KinetoTrace &trace, const CriticalPathOpti
 {
     CriticalPathResult out;
     auto t0 = std::chrono::steady_clock::now();
-    checkCudaSyncPresent(trace, diag);
+    checkCudaSyncPresent(trace, diag, options.htaExact || options.htaVersion == HtaVersion::D731cc2e);
     const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/false); // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
     out.timings.prepare = secondsSince(t0);
@@ -268,7 +268,7 @@ CriticalPathResult analyzeSteps(const KinetoTrace &trace, const CriticalPathOpti
 std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const CriticalPathOptions &options, Diagnostics &diag)
 {
     std::vector<StepResult> steps;
-    checkCudaSyncPresent(trace, diag);
+    checkCudaSyncPresent(trace, diag, options.htaExact || options.htaVersion == HtaVersion::D731cc2e);
     const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/false); // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
     const std::vector<uint32_t> annotations = stepAnnotations(ctx);

@@ -6,10 +6,12 @@
 #pragma once
 
 #include "cpgraph.h"
+#include "syncedges.h"
 #include "model/diagnostics.h"
 #include "model/kinetotrace.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,6 +30,13 @@ bool parseHtaVersion(std::string_view text, HtaVersion &out);
 
 struct CriticalPathOptions {
     HtaVersion htaVersion = HtaVersion::F4d0062;
+    // HTA f4d0062 exactly, misses included (--hta-exact; HTA d731cc2e is always exact).
+    // Off (the default): HTA's graph plus the inferred sync edges, graph replays and
+    // every launch API (docs/critical_path.md lists each departure).
+    bool htaExact = false;
+    // The trace's sync edges (findAllSyncEdges) when the caller has them already; else
+    // the analysis infers them itself. Only their inferred part is used here.
+    std::shared_ptr<const std::vector<SyncEdge>> syncEdges;
     std::string annotation = "ProfilerStep"; // substring of an event name; "" = whole trace
     int instanceFirst = 0, instanceLast = 0;  // HTA instance_id k -> (k,k); tuple (a,b) -> (a,b)
     bool zeroWeightLaunchEdges = false;       // CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1
@@ -102,6 +111,9 @@ struct CriticalPathResult {
     std::vector<CpBound> edgeBound;        // HTA's bound_by bucket of every graph edge (what-if, job path)
     // All SYNC_DEPENDENCY edges as (src event, dst event), in adjacency order.
     std::vector<std::pair<uint32_t, uint32_t>> syncEdges;
+    // The inferred subset of syncEdges (same order); empty with htaExact.
+    std::vector<std::pair<uint32_t, uint32_t>> syncEdgesInferred;
+    bool htaExact = false; // the options' htaExact (or HTA d731cc2e)
     CpTimings timings;
 
     // Counts of graph edges / critical edges per type (index = CpEdgeType).

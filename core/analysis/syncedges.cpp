@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "syncedges.h"
 
+#include "syncinfer.h"
 #include "syncsweep.h"
 
 #include <algorithm>
@@ -19,6 +20,8 @@ const char *syncKindName(SyncKind k)
         return "Context Sync";
     case SyncKind::StreamWaitEvent:
         return "Stream Wait Event";
+    case SyncKind::BlockingCopy:
+        return "Blocking Copy";
     }
     return "";
 }
@@ -31,20 +34,45 @@ double SyncWaitTotals::totalWaitUs() const
     return sum;
 }
 
-bool checkCudaSyncPresent(const KinetoTrace &trace, Diagnostics &diag)
+size_t SyncWaitTotals::inferredEdges() const
 {
-    if (trace.strings.find("cuda_sync") >= 0) { // the category is interned only when it occurs
-        for (const KinetoEvent &e : trace.events) {
-            if (e.kind == EventKind::CudaSync)
-                return true;
-        }
+    size_t n = 0;
+    for (const auto &k : byKind)
+        n += k.inferred;
+    return n;
+}
+
+bool hasCudaSyncRows(const KinetoTrace &trace)
+{
+    if (trace.strings.find("cuda_sync") < 0) // the category is interned only when it occurs
+        return false;
+    for (const KinetoEvent &e : trace.events) {
+        if (e.kind == EventKind::CudaSync)
+            return true;
     }
-    diag.warning("kineto.no_cuda_sync",
-                 trace.path + ": the trace has no cuda_sync events, so no CPU<->GPU synchronisation edges can be "
-                              "inferred (the critical path may be wrong); record them with "
-                              "torch.profiler.profile(..., experimental_config=torch._C._profiler."
-                              "_ExperimentalConfig(enable_cuda_sync_events=True))",
-                 trace.path);
+    return false;
+}
+
+static const char *kRecordHint = "record them with torch.profiler.profile(..., experimental_config=torch._C._profiler."
+                                 "_ExperimentalConfig(enable_cuda_sync_events=True))";
+
+bool checkCudaSyncPresent(const KinetoTrace &trace, Diagnostics &diag, bool htaExact)
+{
+    if (hasCudaSyncRows(trace))
+        return true;
+    if (htaExact)
+        diag.warning("kineto.no_cuda_sync",
+                     trace.path + ": the trace has no cuda_sync events, so no CPU<->GPU synchronisation edges can be "
+                                  "inferred with --hta-exact (the critical path may be wrong); " +
+                         kRecordHint,
+                     trace.path);
+    else
+        diag.warning("kineto.no_cuda_sync",
+                     trace.path + ": the trace has no cuda_sync events (torch.profiler writes them only on request); "
+                                  "the sync edges are inferred from the runtime calls and the GPU timing "
+                                  "(docs/sync_inference.md); for exact edges " +
+                         kRecordHint,
+                     trace.path);
     return false;
 }
 
@@ -78,8 +106,8 @@ public:
         }
         const double until = std::min(m_rows.end(static_cast<uint32_t>(syncSrc)), m_rows.ts(g));
         const double wait = known ? std::max(0.0, until - ready) : 0.0;
-        edges.push_back({static_cast<uint32_t>(syncSrc), g, static_cast<uint32_t>(syncRow), SyncKind::StreamWaitEvent,
-                         true, wait});
+        edges.push_back({static_cast<uint32_t>(syncSrc), g, static_cast<uint32_t>(syncRow), SyncKind::StreamWaitEvent, true, false,
+                         wait});
     }
 
     void cpuSync(uint32_t src, uint32_t syncRow, SyncKind kind) override
@@ -92,7 +120,7 @@ public:
         const uint32_t c = static_cast<uint32_t>(call);
         const double dur = std::max(0.0, m_rows.dur(c));
         const double wait = std::clamp(m_rows.end(src) - m_rows.ts(c), 0.0, dur);
-        edges.push_back({src, c, syncRow, kind, false, wait});
+        edges.push_back({src, c, syncRow, kind, false, false, wait});
     }
 
     std::vector<SyncEdge> edges;
@@ -104,10 +132,33 @@ private:
 
 } // namespace
 
-std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &diag)
+std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &diag, const SyncOptions &options)
 {
-    if (!checkCudaSyncPresent(trace, diag))
-        return {};
+    const bool rows = checkCudaSyncPresent(trace, diag, options.htaExact);
+    std::vector<SyncEdge> edges = rows ? findRecordedSyncEdges(trace, diag) : std::vector<SyncEdge>();
+    if (options.htaExact)
+        return edges;
+    SyncInferenceStats stats;
+    std::vector<SyncEdge> inferred = inferSyncEdges(trace, edges, SyncInferenceOptions(), &stats);
+    if (!inferred.empty()) {
+        size_t gpu = 0;
+        for (const SyncEdge &e : inferred)
+            gpu += e.gpuToGpu ? 1 : 0;
+        std::string why = rows ? std::string("for the calls that have no cuda_sync row")
+                               : std::string("the trace has no cuda_sync events");
+        diag.info("sync.inferred",
+                  trace.path + ": " + std::to_string(inferred.size()) + " sync edges inferred from runtime calls (" +
+                      why + "): " + std::to_string(inferred.size() - gpu) + " GPU->CPU (" +
+                      std::to_string(stats.blockingCopies) + " from blocking copies), " + std::to_string(gpu) +
+                      " GPU->GPU; --hta-exact leaves them out",
+                  trace.path);
+    }
+    edges.insert(edges.end(), inferred.begin(), inferred.end());
+    return edges;
+}
+
+std::vector<SyncEdge> findRecordedSyncEdges(const KinetoTrace &trace, Diagnostics &diag)
+{
     RowOptions options;
     options.nsRounding = false;
     options.dropLastProfilerStep = false;
@@ -160,6 +211,8 @@ SyncWaitTotals syncWaitTotals(const std::vector<SyncEdge> &edges)
             ++b;
         }
         auto &t = totals.byKind[static_cast<size_t>(kind)];
+        for (size_t k = a; k < b; ++k)
+            (edges[byCall[k].second].inferred ? t.inferred : t.recorded) += 1;
         t.edges += b - a;
         t.calls += 1;
         t.waitUs += maxWait;

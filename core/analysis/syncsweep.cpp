@@ -11,17 +11,25 @@ namespace syncscope::hta {
 
 SyncTables::SyncTables(const RowTable &rows, Diagnostics &diag, uint16_t launchRole)
 {
-    buildLaunches(rows, launchRole);
+    buildLaunches(rows, launchRole, nullptr);
     buildRecords(rows, diag);
     buildWaits(rows);
 }
 
-void SyncTables::buildLaunches(const RowTable &rows, uint16_t launchRole)
+SyncTables::SyncTables(const RowTable &rows, Diagnostics &diag, const std::vector<uint8_t> &launchRows)
+{
+    buildLaunches(rows, 0, &launchRows);
+    buildRecords(rows, diag);
+    buildWaits(rows);
+}
+
+void SyncTables::buildLaunches(const RowTable &rows, uint16_t launchRole, const std::vector<uint8_t> *launchRows)
 {
     const auto &events = rows.trace().events;
     const uint32_t n = static_cast<uint32_t>(rows.eventCount());
     for (uint32_t i = 0; i < n; ++i) {
-        if (!rows.isLoaded(i) || !(rows.nameRoles(i) & launchRole) || rows.indexCorr(i) <= 0)
+        const bool launch = launchRows ? (*launchRows)[i] != 0 : (rows.nameRoles(i) & launchRole) != 0;
+        if (!rows.isLoaded(i) || !launch || rows.indexCorr(i) <= 0)
             continue;
         const uint32_t k = static_cast<uint32_t>(rows.indexCorr(i));
         // Matched to a GPU row on a stream that itself links back (spec 2.7.2).

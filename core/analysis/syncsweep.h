@@ -30,6 +30,8 @@ public:
     // `launchRole`: the name role that marks launch calls (RoleLaunch, or RoleLaunchD731
     // for HTA d731cc2e's shorter list).
     SyncTables(const RowTable &rows, Diagnostics &diag, uint16_t launchRole = RoleLaunch);
+    // Launch calls given per row (non-zero = a launch call).
+    SyncTables(const RowTable &rows, Diagnostics &diag, const std::vector<uint8_t> &launchRows);
 
     const std::vector<Launch> &launches() const { return m_launches; }
     // Runtime row of the launch preceding the record with this correlation; -1 when unknown.
@@ -42,7 +44,7 @@ public:
     const std::vector<std::pair<uint32_t, int32_t>> &waits() const { return m_waits; }
 
 private:
-    void buildLaunches(const RowTable &rows, uint16_t launchRole);
+    void buildLaunches(const RowTable &rows, uint16_t launchRole, const std::vector<uint8_t> *launchRows);
     void buildRecords(const RowTable &rows, Diagnostics &diag);
     void buildWaits(const RowTable &rows);
 

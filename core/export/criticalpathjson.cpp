@@ -128,7 +128,8 @@ void writeDocument(Out &o, const CriticalPathJsonInput &in)
     o << ",\n  \"success\": ";
     o.boolean(r.success) << ",\n  \"reason\": ";
     o.str(r.reason) << ",\n  \"options\": {\"hta_version\": ";
-    o.str(htaVersionName(opt.htaVersion)) << ", \"zero_weight_launch_edges\": ";
+    o.str(htaVersionName(opt.htaVersion)) << ", \"hta_exact\": ";
+    o.boolean(r.htaExact) << ", \"zero_weight_launch_edges\": ";
     o.boolean(opt.zeroWeightLaunchEdges) << ", \"ns_rounding\": ";
     o.boolean(opt.nsRounding) << ", \"data_load_events\": [";
     for (size_t k = 0; k < opt.dataLoadEvents.size(); ++k) {
@@ -162,6 +163,11 @@ void writeDocument(Out &o, const CriticalPathJsonInput &in)
     std::sort(sync.begin(), sync.end());
     for (size_t k = 0; k < sync.size(); ++k)
         o << (k ? ", " : "") << "[" << size_t(sync[k].first) << ", " << size_t(sync[k].second) << "]";
+    o << "],\n  \"sync_edges_inferred\": [";
+    std::vector<std::pair<uint32_t, uint32_t>> inferred(r.syncEdgesInferred);
+    std::sort(inferred.begin(), inferred.end());
+    for (size_t k = 0; k < inferred.size(); ++k)
+        o << (k ? ", " : "") << "[" << size_t(inferred[k].first) << ", " << size_t(inferred[k].second) << "]";
     o << "],\n  \"summary\": ";
     writeSummary(o, r.summary);
     if (in.steps)

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace syncscope {
@@ -77,6 +78,67 @@ std::string humanUs(double us)
     else
         std::snprintf(buf, sizeof buf, "%.3f s", us / 1e6);
     return buf;
+}
+
+// 4097 -> "4,097"
+std::string formatCount(size_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (size_t k = 0; k < digits.size(); ++k) {
+        if (k > 0 && (digits.size() - k) % 3 == 0)
+            out += ',';
+        out += digits[k];
+    }
+    return out;
+}
+
+// The innermost CPU op on the call's thread that encloses it, -1 when none.
+int64_t enclosingOp(const KinetoTrace &t, uint32_t call)
+{
+    const KinetoEvent &c = t.events[call];
+    int64_t best = -1;
+    for (uint32_t i = 0; i < t.events.size(); ++i) {
+        const KinetoEvent &e = t.events[i];
+        if (e.kind != EventKind::CpuOp || e.pid != c.pid || e.tid != c.tid || e.ts > c.ts || e.end() < c.end())
+            continue;
+        if (best < 0 || e.ts > t.events[static_cast<size_t>(best)].ts ||
+            (e.ts == t.events[static_cast<size_t>(best)].ts && e.dur < t.events[static_cast<size_t>(best)].dur))
+            best = i;
+    }
+    return best;
+}
+
+// The longest waits, each with what waited and for what ("  top waits" lines).
+std::string topWaits(const KinetoTrace &t, const std::vector<SyncEdge> &edges)
+{
+    constexpr size_t kTop = 5;
+    std::vector<size_t> order;
+    for (size_t k = 0; k < edges.size(); ++k)
+        if (edges[k].waitUs > 0)
+            order.push_back(k);
+    const size_t n = std::min(kTop, order.size());
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                      [&](size_t a, size_t b) {
+                          return edges[a].waitUs != edges[b].waitUs ? edges[a].waitUs > edges[b].waitUs : a < b;
+                      });
+    std::string s;
+    auto shortName = [&](uint32_t ev) {
+        std::string name(t.str(t.events[ev].name));
+        return name.size() > 60 ? name.substr(0, 57) + "..." : name;
+    };
+    for (size_t k = 0; k < n; ++k) {
+        const SyncEdge &e = edges[order[k]];
+        std::string waiter = shortName(e.dst);
+        if (!e.gpuToGpu)
+            if (const int64_t op = enclosingOp(t, e.dst); op >= 0)
+                waiter += " in " + shortName(static_cast<uint32_t>(op));
+        char line[512];
+        std::snprintf(line, sizeof line, "           %s%s  %s waited for %s%s\n", k == 0 ? "top waits " : "          ",
+                      humanUs(e.waitUs).c_str(), waiter.c_str(), shortName(e.src).c_str(),
+                      e.inferred ? " (inferred)" : "");
+        s += line;
+    }
+    return s;
 }
 
 // What an HTA instance number selected: "ProfilerStep#0" or "ProfilerStep#0 (GPU copy)".
@@ -170,11 +232,18 @@ std::string buildReportJson(const ReportContext &ctx)
         const SyncWaitTotals totals = syncWaitTotals(a.syncEdges);
         ojson s;
         s["edges"] = a.syncEdges.size();
+        s["inferred_edges"] = totals.inferredEdges();
+        s["blocking_copies"] = totals.byKind[static_cast<size_t>(SyncKind::BlockingCopy)].calls;
+        s["cuda_sync_events"] = hasCudaSyncRows(*a.device);
+        s["hta_exact"] = a.request.cpa.htaExact || a.request.cpa.htaVersion == HtaVersion::D731cc2e;
         ojson kinds = ojson::object();
         for (int k = 0; k < kSyncKindCount; ++k) {
             const SyncKindTotals &t = totals.byKind[static_cast<size_t>(k)];
-            kinds[syncKindName(static_cast<SyncKind>(k))] = {
-                {"edges", t.edges}, {"calls", t.calls}, {"wait_us", t.waitUs}};
+            kinds[syncKindName(static_cast<SyncKind>(k))] = {{"edges", t.edges},
+                                                             {"recorded", t.recorded},
+                                                             {"inferred", t.inferred},
+                                                             {"calls", t.calls},
+                                                             {"wait_us", t.waitUs}};
         }
         s["by_kind"] = kinds;
         s["total_wait_us"] = totals.totalWaitUs();
@@ -185,6 +254,8 @@ std::string buildReportJson(const ReportContext &ctx)
         const CriticalPathResult &cp = *a.criticalPath;
         ojson c;
         c["hta_version"] = htaVersionName(a.request.cpa.htaVersion);
+        c["hta_exact"] = cp.htaExact;
+        c["sync_edges_inferred"] = cp.syncEdgesInferred.size();
         c["annotation"] = a.request.cpa.annotation;
         c["instance"] = a.request.allSteps ? ojson("all")
                         : a.request.cpa.instanceFirst == a.request.cpa.instanceLast
@@ -311,8 +382,15 @@ std::string formatSummary(const ReportContext &ctx)
     }
     if (a.device) {
         const SyncWaitTotals totals = syncWaitTotals(a.syncEdges);
-        std::snprintf(line, sizeof line, "  sync     %zu edges, %s waited", a.syncEdges.size(),
-                      humanUs(totals.totalWaitUs()).c_str());
+        const size_t inferred = totals.inferredEdges();
+        std::string source;
+        if (inferred > 0) {
+            const size_t copies = totals.byKind[static_cast<size_t>(SyncKind::BlockingCopy)].inferred;
+            source = " (" + formatCount(inferred) + " inferred" +
+                     (copies > 0 ? ", " + formatCount(copies) + " from blocking copies" : std::string()) + ")";
+        }
+        std::snprintf(line, sizeof line, "  sync     %s edges%s, %s waited", formatCount(a.syncEdges.size()).c_str(),
+                      source.c_str(), humanUs(totals.totalWaitUs()).c_str());
         s += line;
         std::string kinds;
         for (int k = 0; k < kSyncKindCount; ++k) {
@@ -324,6 +402,7 @@ std::string formatSummary(const ReportContext &ctx)
             kinds += line;
         }
         s += kinds + "\n";
+        s += topWaits(*a.device, a.syncEdges);
     }
     if (a.criticalPath) {
         const CriticalPathResult &cp = *a.criticalPath;

@@ -179,26 +179,32 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     if (request.loaded)
         request.loaded(a->device, a->host);
 
-    // The critical path needs only the device trace: it runs on the second core
-    // while this thread infers the sync edges and links the pair.
+    // The sync edges first: the critical path reads the same (inferred) edges. Then the
+    // critical path, which needs only the device trace, runs on the second core
+    // while this thread links the pair.
     Diagnostics cpaDiag, syncDiag, linkDiag;
-    std::future<void> cpaTask;
-    if (request.criticalPath) {
-        cpaTask = std::async(std::launch::async, [&] {
-            const auto tc = std::chrono::steady_clock::now();
-            if (request.progress)
-                request.progress("critical path", 0);
-            a->criticalPath = analyzeCriticalPath(*a->device, request.cpa, cpaDiag);
-            if (request.allSteps)
-                a->steps = analyzeAllSteps(*a->device, request.cpa, cpaDiag);
-            a->times.criticalPathSeconds = secondsSince(tc);
-        });
-    }
     const auto t1 = std::chrono::steady_clock::now();
     if (request.progress)
         request.progress("sync", 0);
-    a->syncEdges = findAllSyncEdges(*a->device, syncDiag);
+    SyncOptions syncOptions;
+    syncOptions.htaExact = request.cpa.htaExact || request.cpa.htaVersion == HtaVersion::D731cc2e;
+    a->syncEdges = findAllSyncEdges(*a->device, syncDiag, syncOptions);
     a->times.syncSeconds = secondsSince(t1);
+    CriticalPathOptions cpa = request.cpa;
+    if (!cpa.syncEdges)
+        cpa.syncEdges = std::make_shared<const std::vector<SyncEdge>>(a->syncEdges);
+    std::future<void> cpaTask;
+    if (request.criticalPath) {
+        cpaTask = std::async(std::launch::async, [&a, &request, &cpaDiag, cpa] {
+            const auto tc = std::chrono::steady_clock::now();
+            if (request.progress)
+                request.progress("critical path", 0);
+            a->criticalPath = analyzeCriticalPath(*a->device, cpa, cpaDiag);
+            if (request.allSteps)
+                a->steps = analyzeAllSteps(*a->device, cpa, cpaDiag);
+            a->times.criticalPathSeconds = secondsSince(tc);
+        });
+    }
 
     if (a->host && !(request.cancel && *request.cancel)) {
         const auto t2 = std::chrono::steady_clock::now();
