@@ -66,9 +66,16 @@ void TestSyncEdges::eventSyncTrace()
     Diagnostics diag;
     auto t = cptest::load(testutil::fixture("device/hta_cuda_event_sync.kineto.json.gz"), diag);
     QVERIFY(t);
-    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag);
+    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag, SyncOptions{true});
     QCOMPARE(describe(edges), std::string("23->29 Stream Sync 0; 33->41 Event Sync 26; 33->45 Event Sync 0; "
                                           "33->51 Context Sync 0"));
+    // By default also the .item() copy (cudaMemcpyAsync 25, ...252 + 29) that waited
+    // 20 µs for its own DtoH copy (ev 23, ends ...272): Kineto writes no row for it.
+    const std::vector<SyncEdge> all = findAllSyncEdges(*t, diag);
+    QCOMPARE(describe(all), describe(edges) + "; 23->25 Blocking Copy 20");
+    QVERIFY(all.back().inferred && !all.front().inferred);
+    QCOMPARE(syncWaitTotals(all).inferredEdges(), size_t(1));
+    QCOMPARE(syncWaitTotals(all).byKind[size_t(SyncKind::EventSync)].recorded, size_t(2));
     const SyncWaitTotals totals = syncWaitTotals(edges);
     QCOMPARE(totals.byKind[size_t(SyncKind::EventSync)].edges, size_t(2));
     QCOMPARE(totals.byKind[size_t(SyncKind::EventSync)].calls, size_t(2));
@@ -101,10 +108,11 @@ void TestSyncEdges::matchesCriticalPathSyncEdges()
     Diagnostics diag;
     auto t = cptest::load(testutil::fixture("device/hta_cpa_simple_add.kineto.json.gz"), diag);
     QVERIFY(t);
-    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag);
+    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag, SyncOptions{true});
     QCOMPARE(edges.size(), size_t(25));
     CriticalPathOptions o;
     o.annotation = "";
+    o.htaExact = true;
     const CriticalPathResult r = analyzeCriticalPath(*t, o, diag);
     QVERIFY(r.success);
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
@@ -116,6 +124,21 @@ void TestSyncEdges::matchesCriticalPathSyncEdges()
     QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].edges, size_t(9));
     QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].calls, size_t(5));
     QCOMPARE(totals.byKind[size_t(SyncKind::StreamWaitEvent)].edges, size_t(0)); // no record ids (old trace)
+
+    // The default mode: the same recorded edges, plus inferred ones, in both places.
+    const std::vector<SyncEdge> all = findAllSyncEdges(*t, diag);
+    QVERIFY(all.size() > edges.size());
+    o.htaExact = false;
+    const CriticalPathResult d = analyzeCriticalPath(*t, o, diag);
+    QVERIFY(d.success);
+    std::vector<std::pair<uint32_t, uint32_t>> allPairs, inferredPairs;
+    for (const SyncEdge &e : all) {
+        allPairs.emplace_back(e.src, e.dst);
+        if (e.inferred)
+            inferredPairs.emplace_back(e.src, e.dst);
+    }
+    QCOMPARE(cptest::syncList(allPairs), cptest::syncList(d.syncEdges));
+    QCOMPARE(cptest::syncList(inferredPairs), cptest::syncList(d.syncEdgesInferred));
 }
 
 void TestSyncEdges::noCudaSyncDiagnostic()
@@ -124,16 +147,28 @@ void TestSyncEdges::noCudaSyncDiagnostic()
     auto t = cptest::load(testutil::fixture("device/hta_amd_mi250_rocm6.2.kineto.json.gz"), diag);
     QVERIFY(t);
     QVERIFY(!diag.find("kineto.no_cuda_sync"));
-    QVERIFY(findAllSyncEdges(*t, diag).empty());
+    QVERIFY(findAllSyncEdges(*t, diag, SyncOptions{true}).empty());
     const Diagnostic *d = diag.find("kineto.no_cuda_sync");
     QVERIFY(d);
     QCOMPARE(d->severity, Severity::Warning);
     QVERIFY(d->message.find("enable_cuda_sync_events=True") != std::string::npos);
     QVERIFY(d->message.find("_ExperimentalConfig") != std::string::npos);
+    QVERIFY(d->message.find("--hta-exact") != std::string::npos);
     // The critical-path analysis says the same.
     Diagnostics diag2;
     analyzeCriticalPath(*t, {}, diag2);
     QVERIFY(diag2.find("kineto.no_cuda_sync"));
+    // By default the two hipMemcpyWithStream copies that blocked are inferred, and
+    // the diagnostics say so and why.
+    Diagnostics diag3;
+    const std::vector<SyncEdge> inferred = findAllSyncEdges(*t, diag3);
+    QCOMPARE(inferred.size(), size_t(2));
+    QCOMPARE(syncWaitTotals(inferred).byKind[size_t(SyncKind::BlockingCopy)].inferred, size_t(2));
+    const Diagnostic *w = diag3.find("kineto.no_cuda_sync");
+    QVERIFY(w && w->message.find("inferred from the runtime calls") != std::string::npos);
+    const Diagnostic *i = diag3.find("sync.inferred");
+    QVERIFY(i && i->message.find("2 sync edges inferred") != std::string::npos);
+    QVERIFY(i->message.find("2 from blocking copies") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestSyncEdges)
