@@ -192,8 +192,10 @@ void TestJobPanels::rankTableFacts()
             bestLast = double(r.lastArrivals), mostLast = r.rank;
         if (r.causedUs > bestCaused)
             bestCaused = r.causedUs, mostCaused = r.rank;
-        // Critical paths of this job are 4.5 to 9.0 ms.
-        QVERIFY2(r.criticalPathUs > 4000 && r.criticalPathUs < 9500, qPrintable(QString::number(r.criticalPathUs)));
+        // Critical paths of this job are 4.5 to 12.3 ms with the sync waits inferred from
+        // its runtime calls (it has no cuda_sync rows; HTA-exact paths are 4.5 to 9.0 ms),
+        // always within the 12.5 to 20 ms steps.
+        QVERIFY2(r.criticalPathUs > 4000 && r.criticalPathUs < 13000, qPrintable(QString::number(r.criticalPathUs)));
     }
     size_t withLast = 0;
     for (const auto &c : m_dlrm->analysis.collectives)
