@@ -22,13 +22,15 @@ namespace chakratest {
 
 using namespace syncscope;
 
-inline std::shared_ptr<Analysis> analyse(const std::string &host, const std::string &device, LinkMode mode)
+inline std::shared_ptr<Analysis> analyse(const std::string &host, const std::string &device, LinkMode mode,
+                                         bool htaExact = false)
 {
     AnalysisRequest req;
     req.hostPath = host;
     req.devicePath = device;
     req.mode = mode;
     req.criticalPath = false;
+    req.cpa.htaExact = htaExact;
     return runAnalysis(req);
 }
 
