@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <map>
 #include <unordered_map>
 
 using namespace syncscope;
@@ -22,6 +24,8 @@ private Q_SLOTS:
     void sampleEdges();
     void sampleKeepsEveryTimedEvent();
     void criticalPathEdgeTimes();
+    void inferredSyncEdgesAreMarked();
+    void graphReplayLaunchEdges();
 };
 
 void TestTimelineModel::lanesAndCategories()
@@ -145,6 +149,77 @@ void TestTimelineModel::criticalPathEdgeTimes()
         QCOMPARE(double(t.valueUs), double(float(g.edgeWeight[e])));
     }
     QCOMPARE(k, edges.size());
+}
+
+// Issue 28: each sync edge keeps its source (a cuda_sync row or inferred) on the
+// timeline, so the inferred ones can be drawn dashed; --hta-exact infers none.
+void TestTimelineModel::inferredSyncEdgesAreMarked()
+{
+    const auto a = uitest::analyseKineto(uitest::inferredSyncTrace());
+    QVERIFY(a->inputsOk);
+    const auto model = buildTimelineModel(a->device);
+    const EdgeIndex index = buildEdgeIndex(*model, *a, a->criticalPath ? &*a->criticalPath : nullptr);
+    const auto &sync = index.edges(EdgeKind::Sync);
+    QCOMPARE(sync.size(), size_t(3));
+    std::map<std::pair<uint32_t, uint32_t>, const TimelineEdge *> byEnds;
+    for (const TimelineEdge &e : sync)
+        byEnds[{e.from, e.to}] = &e;
+    QCOMPARE(byEnds.size(), size_t(3));
+    const TimelineEdge *streamSync = byEnds[{1u, 2u}], *copy = byEnds[{5u, 6u}], *recorded = byEnds[{12u, 13u}];
+    QVERIFY(streamSync && copy && recorded);
+    QVERIFY(streamSync->inferred);
+    QVERIFY(copy->inferred);
+    QVERIFY(!recorded->inferred);
+    QCOMPARE(int(streamSync->detail), int(SyncKind::StreamSync));
+    QCOMPARE(int(copy->detail), int(SyncKind::BlockingCopy));
+    QCOMPARE(int(recorded->detail), int(SyncKind::StreamSync));
+    QCOMPARE(double(copy->valueUs), 50.0); // the call waited from 160 µs until its copy ended at 210 µs
+    // The flag is the analysis' own, edge for edge.
+    for (const SyncEdge &s : a->syncEdges) {
+        const TimelineEdge *e = byEnds[std::make_pair(s.src, s.dst)];
+        QVERIFY(e);
+        QCOMPARE(e->inferred, s.inferred);
+    }
+
+    // HTA-exact: the cuda_sync row's edge only.
+    const auto exact = uitest::analyseKineto(uitest::inferredSyncTrace(), true);
+    const auto exactModel = buildTimelineModel(exact->device);
+    const EdgeIndex exactIndex = buildEdgeIndex(*exactModel, *exact, nullptr);
+    QCOMPARE(exactIndex.count(EdgeKind::Sync), size_t(1));
+    QCOMPARE(exactIndex.edges(EdgeKind::Sync)[0].from, 12u);
+    QVERIFY(!exactIndex.edges(EdgeKind::Sync)[0].inferred);
+}
+
+// Issue 28: one cudaGraphLaunch, three replayed kernels with its correlation: a launch
+// arrow from the graph launch to each of them.
+void TestTimelineModel::graphReplayLaunchEdges()
+{
+    const auto trace = uitest::loadKineto(uitest::inferredSyncTrace());
+    QVERIFY(trace);
+    const auto model = buildTimelineModel(trace);
+    QCOMPARE(model->name(7), std::string_view("cudaGraphLaunch"));
+    std::vector<uint32_t> fromGraph;
+    for (const TimelineEdge &e : model->edges.edges(EdgeKind::Launch))
+        if (e.from == 7)
+            fromGraph.push_back(e.to);
+    std::sort(fromGraph.begin(), fromGraph.end());
+    QCOMPARE(fromGraph, (std::vector<uint32_t>{8, 9, 10}));
+    // Each replayed kernel finds its launch among its own edges (what a selection draws).
+    for (uint32_t k : {8u, 9u, 10u}) {
+        size_t launches = 0;
+        for (const EdgeRef &r : model->edges.edgesOf(k)) {
+            const TimelineEdge &e = model->edges.edges(r.kind)[r.id];
+            if (r.kind == EdgeKind::Launch && e.to == k) {
+                ++launches;
+                QCOMPARE(e.from, 7u);
+                QCOMPARE(e.fromNs, model->startNs(7));
+                QCOMPARE(e.toNs, model->startNs(k));
+            }
+        }
+        QCOMPARE(launches, size_t(1));
+    }
+    // Ordinary launches (three kernels and the copy) stay one to one.
+    QCOMPARE(model->edges.count(EdgeKind::Launch), size_t(4 + 3));
 }
 
 QTEST_GUILESS_MAIN(TestTimelineModel)

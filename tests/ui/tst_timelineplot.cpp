@@ -3,6 +3,7 @@
 // selection, keys, drag pan, Shift-drag measure, zoom history, lane collapse,
 // edge toggles, and the selected op's edges.
 #include "timeline/overviewstrip.h"
+#include "timeline/timelinelayers.h"
 #include "timeline/timelineview.h"
 #include "uitestutil.h"
 
@@ -45,6 +46,8 @@ private Q_SLOTS:
     void labelClickCollapses();
     void edgeTogglesHideArrows();
     void selectedOpEdgesAlwaysShown();
+    void inferredSyncEdgesDashed();
+    void replayedKernelShowsGraphLaunchArrow();
     void revealBringsOpIntoView();
     void revealZoomStaysInsideTrace();
     void overviewStripMovesView();
@@ -310,6 +313,87 @@ void TestTimelinePlot::selectedOpEdgesAlwaysShown()
     QVERIFY(expected >= 1);
     QCOMPARE(plot()->lastPaintStats().selectedEdges, expected);
     QCOMPARE(plot()->lastPaintStats().edges[int(EdgeKind::Sync)], size_t(0));
+}
+
+// Issue 28: sync edges from cuda_sync rows are drawn solid, inferred ones dashed (also
+// as the selected op's edges, and when many arrows are drawn as thin lines); the
+// legend says how many were inferred.
+void TestTimelinePlot::inferredSyncEdgesDashed()
+{
+    const QColor col(10, 120, 200);
+    QCOMPARE(timelineEdgePen(EdgeKind::Sync, false, col).style(), Qt::SolidLine);
+    QCOMPARE(timelineEdgePen(EdgeKind::Sync, true, col).style(), Qt::DashLine);
+    QCOMPARE(timelineEdgePen(EdgeKind::Sync, false, col, true).style(), Qt::SolidLine);
+    QCOMPARE(timelineEdgePen(EdgeKind::Sync, true, col, true).style(), Qt::DashLine);
+    QCOMPARE(timelineEdgePen(EdgeKind::Sync, false, col, false, true).style(), Qt::SolidLine);
+    QCOMPARE(timelineEdgePen(EdgeKind::Sync, true, col, false, true).style(), Qt::DashLine);
+    QCOMPARE(timelineEdgePen(EdgeKind::Launch, false, col).style(), Qt::SolidLine);
+    QCOMPARE(timelineEdgePen(EdgeKind::InterThread, false, col).style(), Qt::DotLine);
+    QCOMPARE(timelineEdgePen(EdgeKind::Sync, true, col).widthF(), timelineEdgePen(EdgeKind::Sync, false, col).widthF());
+
+    const auto a = uitest::analyseKineto(uitest::inferredSyncTrace());
+    QVERIFY(a->inputsOk && a->criticalPath);
+    auto model = buildTimelineModel(a->device);
+    model->edges = buildEdgeIndex(*model, *a, &*a->criticalPath);
+    m_view->setModel(model);
+    plot()->edgeToggles()->setShown(EdgeKind::Sync, true);
+    plot()->fitAll();
+    repaint();
+    PaintStats s = plot()->lastPaintStats();
+    QCOMPARE(s.edges[int(EdgeKind::Sync)], size_t(3));
+    QCOMPARE(s.dashedSyncEdges, size_t(2)); // the inferred Stream Sync and Blocking Copy
+    // The selected op's arrows keep their style: the first sync call's inferred wait is
+    // dashed, the second call's wait from its cuda_sync row solid.
+    plot()->edgeToggles()->setShown(EdgeKind::Sync, false);
+    plot()->selection()->setEvent(2);
+    repaint();
+    s = plot()->lastPaintStats();
+    QCOMPARE(s.edges[int(EdgeKind::Sync)], size_t(0));
+    QCOMPARE(s.dashedSyncEdges, size_t(0));
+    QVERIFY(s.selectedEdges >= 1);
+    QCOMPARE(s.selectedDashedEdges, size_t(1));
+    plot()->selection()->setEvent(13);
+    repaint();
+    s = plot()->lastPaintStats();
+    QVERIFY(s.selectedEdges >= 1);
+    QCOMPARE(s.selectedDashedEdges, size_t(0));
+    const QString legend = m_view->edgeToggle(EdgeKind::Sync)->text();
+    QVERIFY2(legend.contains(QStringLiteral("3 links, 2 inferred")), qPrintable(legend));
+    QVERIFY2(!m_view->edgeToggle(EdgeKind::Launch)->text().contains(QStringLiteral("inferred")),
+             qPrintable(m_view->edgeToggle(EdgeKind::Launch)->text()));
+}
+
+// Issue 28: a kernel replayed by a CUDA graph shares its correlation with the other
+// replayed ops; selecting it draws its launch arrow from the cudaGraphLaunch call.
+void TestTimelinePlot::replayedKernelShowsGraphLaunchArrow()
+{
+    const auto a = uitest::analyseKineto(uitest::inferredSyncTrace());
+    auto model = buildTimelineModel(a->device);
+    model->edges = buildEdgeIndex(*model, *a, &*a->criticalPath);
+    m_view->setModel(model);
+    for (int k = 0; k < kEdgeKindCount; ++k)
+        plot()->edgeToggles()->setShown(EdgeKind(k), false);
+    plot()->fitAll();
+    for (uint32_t kernel : {8u, 9u, 10u}) {
+        plot()->selection()->setEvent(kernel);
+        repaint();
+        const auto refs = model->edges.edgesOf(kernel);
+        int fromGraph = 0;
+        for (const EdgeRef &r : refs) {
+            const TimelineEdge &e = model->edges.edges(r.kind)[r.id];
+            fromGraph += r.kind == EdgeKind::Launch && e.from == 7 && e.to == kernel;
+        }
+        QCOMPARE(fromGraph, 1);
+        QCOMPARE(plot()->lastPaintStats().selectedEdges, refs.size());
+    }
+    // The graph launch call itself: one arrow to each replayed kernel.
+    plot()->selection()->setEvent(7);
+    repaint();
+    size_t launches = 0;
+    for (const EdgeRef &r : model->edges.edgesOf(7))
+        launches += r.kind == EdgeKind::Launch;
+    QCOMPARE(launches, size_t(3));
+    QVERIFY(plot()->lastPaintStats().selectedEdges >= launches);
 }
 
 void TestTimelinePlot::revealBringsOpIntoView()

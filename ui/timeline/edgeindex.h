@@ -19,6 +19,7 @@ struct TimelineEdge {
     double fromNs = 0, toNs = 0; // the arrow's ends in time (ns from the trace start)
     EdgeKind kind = EdgeKind::Launch;
     uint8_t detail = 0;          // SyncKind of a sync edge, CpEdgeType of a critical-path edge
+    bool inferred = false;       // sync: inferred from the runtime calls (drawn dashed), not from a cuda_sync row
     float valueUs = 0;           // sync: how long the waiter waited; critical path: the edge weight
     double minNs() const { return fromNs < toNs ? fromNs : toNs; }
     double maxNs() const { return fromNs < toNs ? toNs : fromNs; }

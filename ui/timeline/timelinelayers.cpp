@@ -43,6 +43,27 @@ void drawArrow(QCPPainter *painter, QPointF from, QPointF to, double head)
 
 } // namespace
 
+QPen timelineEdgePen(EdgeKind kind, bool inferred, QColor color, bool bold, bool cheap)
+{
+    double width = 1.0;
+    Qt::PenStyle style = Qt::SolidLine;
+    switch (kind) {
+    case EdgeKind::Launch: color.setAlpha(bold ? 255 : 170); break;
+    case EdgeKind::Sync: width = 1.6; style = inferred ? Qt::DashLine : Qt::SolidLine; break;
+    case EdgeKind::CriticalPath: width = 2.4; break;
+    case EdgeKind::InterThread: width = 1.3; style = Qt::DotLine; break;
+    }
+    if (bold)
+        width += 1.5;
+    if (cheap && kind != EdgeKind::CriticalPath) { // many arrows: faint thin lines, drawn in one batch
+        width = 0;
+        // Recorded and inferred waits stay apart even then.
+        style = kind == EdgeKind::Sync && inferred ? Qt::DashLine : Qt::SolidLine;
+        color.setAlpha(90);
+    }
+    return QPen(color, width, style, Qt::RoundCap, Qt::RoundJoin);
+}
+
 TimelineLayerable::TimelineLayerable(TimelinePlot *plot, const QString &layer)
     : QCPLayerable(plot, layer)
     , m_plot(plot)
@@ -303,26 +324,11 @@ void EdgeLayer::draw(QCPPainter *painter)
         line = QLineF(a, b);
         return true;
     };
-    auto penFor = [&](EdgeKind k, bool bold, bool cheap) {
-        QColor col = c.edge[static_cast<int>(k)];
-        double width = 1.0;
-        Qt::PenStyle style = Qt::SolidLine;
-        switch (k) {
-        case EdgeKind::Launch: col.setAlpha(bold ? 255 : 170); break;
-        case EdgeKind::Sync: width = 1.6; style = Qt::DashLine; break;
-        case EdgeKind::CriticalPath: width = 2.4; break;
-        case EdgeKind::InterThread: width = 1.3; style = Qt::DotLine; break;
-        }
-        if (bold)
-            width += 1.5;
-        if (cheap && k != EdgeKind::CriticalPath) { // many arrows: faint thin lines, drawn in one batch
-            width = 0;
-            style = Qt::SolidLine;
-            col.setAlpha(90);
-        }
-        painter->setBrush(col);
-        painter->setPen(QPen(col, width, style, Qt::RoundCap, Qt::RoundJoin));
-        return width;
+    auto penFor = [&](EdgeKind k, bool inferred, bool bold, bool cheap) {
+        const QPen pen = timelineEdgePen(k, inferred, c.edge[static_cast<int>(k)], bold, cheap);
+        painter->setBrush(pen.color());
+        painter->setPen(pen);
+        return pen.widthF();
     };
 
     // Level of detail: a kind with many arrows in view is drawn as plain aliased lines in
@@ -337,6 +343,7 @@ void EdgeLayer::draw(QCPPainter *painter)
         model.edges.visible(kind, t0, t1, view.nsPerPx, kEdgeBudget, m_ids);
         const auto &edges = model.edges.edges(kind);
         m_lines.clear();
+        m_dashedLines.clear();
         m_lastX.clear();
         QLineF line;
         for (uint32_t id : m_ids) {
@@ -358,27 +365,36 @@ void EdgeLayer::draw(QCPPainter *painter)
                     continue;
                 it->second = line.p1().x();
             }
-            m_lines.push_back(line);
+            (e.inferred ? m_dashedLines : m_lines).push_back(line);
         }
-        p.m_stats.edges[k] = m_lines.size();
-        const bool cheap = m_lines.size() > kDetailed;
+        p.m_stats.edges[k] = m_lines.size() + m_dashedLines.size();
+        if (kind == EdgeKind::Sync)
+            p.m_stats.dashedSyncEdges = m_dashedLines.size();
+        const bool cheap = p.m_stats.edges[k] > kDetailed;
         painter->setAntialiasing(!cheap);
-        const double w = penFor(kind, false, cheap);
-        if (cheap) {
-            painter->drawLines(m_lines.data(), static_cast<int>(m_lines.size()));
-        } else {
-            for (const QLineF &l : m_lines)
-                drawArrow(painter, l.p1(), l.p2(), 5 + 1.5 * w);
+        for (const bool inferred : {false, true}) {
+            const std::vector<QLineF> &lines = inferred ? m_dashedLines : m_lines;
+            if (lines.empty())
+                continue;
+            const double w = penFor(kind, inferred, false, cheap);
+            if (cheap) {
+                painter->drawLines(lines.data(), static_cast<int>(lines.size()));
+            } else {
+                for (const QLineF &l : lines)
+                    drawArrow(painter, l.p1(), l.p2(), 5 + 1.5 * w);
+            }
         }
     }
     painter->setAntialiasing(true);
     if (p.m_selection->hasEvent()) {
         for (const EdgeRef &ref : model.edges.edgesOf(static_cast<uint32_t>(p.m_selection->event()))) {
-            const double w = penFor(ref.kind, true, false);
+            const TimelineEdge &e = model.edges.edges(ref.kind)[ref.id];
+            const double w = penFor(ref.kind, e.inferred, true, false);
             QLineF line;
-            if (lineOf(model.edges.edges(ref.kind)[ref.id], line)) {
+            if (lineOf(e, line)) {
                 drawArrow(painter, line.p1(), line.p2(), 5 + 1.5 * w);
                 ++p.m_stats.selectedEdges;
+                p.m_stats.selectedDashedEdges += e.inferred;
             }
         }
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "drawlist.h"
+#include "edgeindex.h"
 
 #include <qcustomplot.h>
 
@@ -14,6 +15,12 @@
 namespace syncscope::ui {
 
 class TimelinePlot;
+
+// The pen of an arrow: launch solid, sync 1.6 px (solid from a cuda_sync row,
+// dashed when inferred from the runtime calls), critical path 2.4 px,
+// inter-thread dotted. `bold`: the selected op's edges. `cheap`: many arrows at
+// once, drawn as thin faint lines (an inferred sync edge stays dashed there too).
+QPen timelineEdgePen(EdgeKind kind, bool inferred, QColor color, bool bold = false, bool cheap = false);
 
 class TimelineLayerable : public QCPLayerable
 {
@@ -52,6 +59,7 @@ protected:
 private:
     std::vector<uint32_t> m_ids;
     std::vector<QLineF> m_lines;
+    std::vector<QLineF> m_dashedLines; // inferred sync edges
     std::unordered_map<uint64_t, double> m_lastX; // thinning: last arrow x per row pair
 };
 

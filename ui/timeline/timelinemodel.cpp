@@ -331,6 +331,7 @@ EdgeIndex buildEdgeIndex(const TimelineModel &model, const Analysis &a, const Cr
         // The waiting call returns once the work is done; a waiting stream starts its next work.
         e.toNs = s.gpuToGpu ? model.startNs(s.dst) : model.endNs(s.dst);
         e.detail = static_cast<uint8_t>(s.kind);
+        e.inferred = s.inferred;
         e.valueUs = static_cast<float>(s.waitUs);
         index.add(e);
     }

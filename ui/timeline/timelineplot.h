@@ -38,6 +38,8 @@ struct PaintStats {
     size_t boxes = 0, foldedBoxes = 0, labels = 0;
     std::array<size_t, kEdgeKindCount> edges{}; // arrows drawn per kind (toggles)
     size_t selectedEdges = 0;                   // arrows of the selected op
+    size_t dashedSyncEdges = 0;                 // of edges[Sync]: inferred ones, drawn dashed
+    size_t selectedDashedEdges = 0;             // of selectedEdges: inferred sync edges, drawn dashed
     double drawListMs = 0;                      // time spent building the draw list
     size_t ghosts = 0;                          // projected (what-if) outlines drawn
     size_t waitParts = 0;                       // job: hatched collective waits drawn

@@ -2,6 +2,7 @@
 #include "timelineview.h"
 
 #include "overviewstrip.h"
+#include "timelinelayers.h"
 
 #include <QCheckBox>
 #include <QEvent>
@@ -24,15 +25,18 @@ QPixmap chip(const QColor &fill, int size)
     return pm;
 }
 
-QIcon edgeIcon(EdgeKind k, const QColor &color)
+QIcon edgeIcon(EdgeKind k, bool inferred, const QColor &color)
 {
     QPixmap pm(26, 12);
     pm.fill(Qt::transparent);
     QPainter p(&pm);
     p.setRenderHint(QPainter::Antialiasing);
-    Qt::PenStyle style = k == EdgeKind::Sync ? Qt::DashLine : k == EdgeKind::InterThread ? Qt::DotLine : Qt::SolidLine;
-    const double w = k == EdgeKind::CriticalPath ? 2.4 : k == EdgeKind::Sync ? 1.6 : 1.3;
-    p.setPen(QPen(color, w, style));
+    QPen pen = timelineEdgePen(k, inferred, color);
+    pen.setColor(color);
+    pen.setCapStyle(Qt::SquareCap);
+    if (k == EdgeKind::Launch || k == EdgeKind::InterThread)
+        pen.setWidthF(1.3);
+    p.setPen(pen);
     p.drawLine(QPointF(1, 6), QPointF(19, 6));
     p.setPen(Qt::NoPen);
     p.setBrush(color);
@@ -70,6 +74,9 @@ TimelineView::TimelineView(QWidget *parent)
         box->setToolTip(kind == EdgeKind::CriticalPath
                             ? tr("Show the critical path's arrows between different ops (its ops are highlighted "
                                  "either way; the selected op's edges are always shown)")
+                        : kind == EdgeKind::Sync
+                            ? tr("Show all sync arrows (the selected op's edges are always shown): solid from "
+                                 "cuda_sync rows, dashed where inferred from the runtime calls and GPU timing")
                             : tr("Show all %1 arrows (the selected op's edges are always shown)")
                                   .arg(QString::fromLatin1(edgeKindName(kind)).toLower()));
         connect(box, &QCheckBox::toggled, this, [this, kind](bool on) { m_plot->edgeToggles()->setShown(kind, on); });
@@ -177,13 +184,24 @@ void TimelineView::rebuildLegend()
     }
     for (int k = 0; k < kEdgeKindCount; ++k) {
         const EdgeKind kind = static_cast<EdgeKind>(k);
-        m_toggles[k]->setIcon(edgeIcon(kind, c.edge[k]));
+        const size_t n = model ? model->edges.count(kind) : 0;
+        size_t inferred = 0;
+        if (model && kind == EdgeKind::Sync)
+            for (const TimelineEdge &e : model->edges.edges(kind))
+                inferred += e.inferred;
+        // Sync: solid for cuda_sync rows, dashed when every edge was inferred.
+        m_toggles[k]->setIcon(edgeIcon(kind, inferred > 0 && inferred == n, c.edge[k]));
         m_toggles[k]->setIconSize(QSize(26, 12));
         const QString name = QLatin1String(edgeKindName(kind));
         // Links between two ops, so the count cannot be read against the panel's ops and graph edges.
-        const size_t n = model ? model->edges.count(kind) : 0;
-        m_toggles[k]->setText(model ? QStringLiteral("%1 (%2 %3)").arg(name).arg(n).arg(n == 1 ? tr("link") : tr("links"))
-                                    : name);
+        QString text = name;
+        if (model) {
+            text = QStringLiteral("%1 (%2 %3").arg(name).arg(n).arg(n == 1 ? tr("link") : tr("links"));
+            if (inferred > 0)
+                text += tr(", %1 inferred").arg(inferred);
+            text += QLatin1Char(')');
+        }
+        m_toggles[k]->setText(text);
     }
 }
 
