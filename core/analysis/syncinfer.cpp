@@ -87,6 +87,8 @@ namespace {
 // A call can return a little before the end of the copy it waited for when the
 // CPU and GPU clocks disagree; beyond this it returned before the copy ended.
 constexpr double kCopyClockSlackUs = 1.0;
+// GPU ops looked at per synchronising call, at most.
+constexpr size_t kMaxScan = 4096;
 
 struct Gpu {
     uint32_t ev;
@@ -277,7 +279,10 @@ private:
         const double dur = std::max(0.0, call.dur);
         std::vector<std::pair<hta::IdKey, int64_t>> seen; // streams already given an edge (device sync)
         bool any = false;
-        for (auto it = hiIt; it != m_byEnd.begin();) {
+        // Bounded: a long wait while other threads launch thousands of ops must not
+        // make the pass quadratic; the awaited op ends last, so it comes early.
+        size_t scanned = 0;
+        for (auto it = hiIt; it != m_byEnd.begin() && scanned < kMaxScan; ++scanned) {
             --it;
             const Gpu &g = m_gpu[*it];
             if (g.end <= t0)
