@@ -5,6 +5,7 @@
 #include "panels/detailsmodel.h"
 #include "panels/diagnosticsmodel.h"
 #include "panels/searchmodel.h"
+#include "panels/syncwaitsmodel.h"
 #include "panels/treemodel.h"
 #include "timeline/timelinemodel.h"
 #include "uitestutil.h"
@@ -12,6 +13,8 @@
 #include "analysis/criticalpath.h"
 
 #include <QAbstractItemModelTester>
+#include <QMap>
+#include <QSet>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -70,6 +73,8 @@ private Q_SLOTS:
     void detailsOfCpuOp();
     void detailsOfLaunch();
     void detailsWithoutAnalysis();
+    void detailsOfGraphReplay();
+    void syncWaitsSource();
     void search();
     void searchByNumber();
     void criticalPathModels();
@@ -173,6 +178,112 @@ void TestUiModels::detailsWithoutAnalysis()
     QVERIFY(!details.section(DetailsModel::hostSection()));
     details.setEvent(qint64(f.analysis->device->events.size()) + 5); // out of range: empty, no crash
     QCOMPARE(details.rowCount(), 0);
+}
+
+// Issue 28: a kernel replayed by a CUDA graph names its graph launch (and how many
+// ops it replays) in Launched from; the graph launch call says so in its Event
+// section; sync edges in the edge lists say where they come from.
+void TestUiModels::detailsOfGraphReplay()
+{
+    const auto a = uitest::analyseKineto(uitest::inferredSyncTrace());
+    QVERIFY(a->inputsOk && a->criticalPath);
+    auto model = buildTimelineModel(a->device);
+    model->edges = buildEdgeIndex(*model, *a, &*a->criticalPath);
+    DetailsModel details;
+    QAbstractItemModelTester tester(&details, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    details.setSources(a, model);
+    for (qint64 kernel : {8, 9, 10}) {
+        details.setEvent(kernel);
+        const TreeNode *from = details.section(DetailsModel::launchedFromSection());
+        QVERIFY(from);
+        const TreeNode *graph = child(from, DetailsModel::graphLaunchKey());
+        QVERIFY(graph);
+        QCOMPARE(graph->target, qint64(7));
+        QVERIFY2(graph->value.startsWith(QStringLiteral("cudaGraphLaunch (replays 3 GPU ops), #%1").arg(kernel - 7)),
+                 qPrintable(graph->value));
+        QCOMPARE(child(from, QStringLiteral("Runtime call"))->target, qint64(7));
+        // The incoming launch edge (the arrow drawn for the selection) comes from the graph launch.
+        const TreeNode *in = details.section(DetailsModel::incomingSection());
+        QVERIFY(in);
+        bool launch = false;
+        for (const auto &c : in->children)
+            launch |= c->key == QStringLiteral("Launch") && c->target == 7;
+        QVERIFY(launch);
+    }
+    // A kernel of an ordinary launch has no graph launch row.
+    details.setEvent(4);
+    const TreeNode *plain = details.section(DetailsModel::launchedFromSection());
+    QVERIFY(plain);
+    QCOMPARE(child(plain, QStringLiteral("Runtime call"))->target, qint64(3));
+    QVERIFY(!child(plain, DetailsModel::graphLaunchKey()));
+    // The graph launch call: what it replays, and an outgoing launch edge to each op.
+    details.setEvent(7);
+    const TreeNode *graph = child(details.section(DetailsModel::eventSection()), DetailsModel::graphLaunchKey());
+    QVERIFY(graph);
+    QCOMPARE(graph->value, QStringLiteral("replays 3 GPU ops"));
+    QCOMPARE(graph->target, qint64(8));
+    const TreeNode *out = details.section(DetailsModel::outgoingSection());
+    QVERIFY(out);
+    QSet<qint64> launched;
+    for (const auto &c : out->children)
+        if (c->key == QStringLiteral("Launch"))
+            launched.insert(c->target);
+    QCOMPARE(launched, (QSet<qint64>{8, 9, 10}));
+    details.setEvent(3); // an ordinary launch call
+    QVERIFY(!child(details.section(DetailsModel::eventSection()), DetailsModel::graphLaunchKey()));
+    // Sync edges: kind and source.
+    details.setEvent(6);
+    const TreeNode *waits = details.section(DetailsModel::incomingSection());
+    QVERIFY(waits);
+    QStringList keys;
+    for (const auto &c : waits->children)
+        keys << c->key;
+    QVERIFY2(keys.contains(QStringLiteral("Sync (Blocking Copy, inferred, waited 50.0 \u00b5s)")), qPrintable(keys.join(u'|')));
+    details.setEvent(13);
+    keys.clear();
+    for (const auto &c : details.section(DetailsModel::incomingSection())->children)
+        keys << c->key;
+    QVERIFY2(keys.filter(QStringLiteral("Sync (Stream Sync, cuda_sync, waited ")).size() == 1, qPrintable(keys.join(u'|')));
+}
+
+// Issue 28: the Sync waits table has a Source column (cuda_sync or inferred), and its
+// totals say how many edges of each there are; the Blocking Copy kind has its name.
+void TestUiModels::syncWaitsSource()
+{
+    const auto a = uitest::analyseKineto(uitest::inferredSyncTrace());
+    QVERIFY(a->inputsOk);
+    auto model = buildTimelineModel(a->device);
+    SyncWaitsModel waits;
+    QAbstractItemModelTester tester(&waits, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    waits.setSources(a, model);
+    QCOMPARE(waits.columnCount(), int(SyncWaitsModel::ColumnCount));
+    QCOMPARE(waits.headerData(SyncWaitsModel::SourceColumn, Qt::Horizontal).toString(), QStringLiteral("Source"));
+    QCOMPARE(waits.rowCount(), 3);
+    QMap<QString, QString> sourceOf; // "kind waiting-op" -> source
+    for (int r = 0; r < waits.rowCount(); ++r) {
+        const SyncEdge &e = a->syncEdges[size_t(r)];
+        const QString source = waits.index(r, SyncWaitsModel::SourceColumn).data().toString();
+        QCOMPARE(source, e.inferred ? QStringLiteral("inferred") : QStringLiteral("cuda_sync"));
+        QCOMPARE(waits.index(r, SyncWaitsModel::SourceColumn).data(TargetEventRole).toLongLong(), qint64(e.syncEvent));
+        QVERIFY(!waits.index(r, SyncWaitsModel::SourceColumn).data(Qt::ToolTipRole).toString().isEmpty());
+        sourceOf[waits.index(r, SyncWaitsModel::KindColumn).data().toString() + QLatin1Char(' ') +
+                 QString::number(e.dst)] = source;
+    }
+    const QMap<QString, QString> expected{{QStringLiteral("Stream Sync 2"), QStringLiteral("inferred")},
+                                          {QStringLiteral("Blocking Copy 6"), QStringLiteral("inferred")},
+                                          {QStringLiteral("Stream Sync 13"), QStringLiteral("cuda_sync")}};
+    QCOMPARE(sourceOf, expected);
+    const QString totals = waits.totalsText();
+    QVERIFY2(totals.startsWith(QStringLiteral("3 sync edges (2 inferred, 1 from cuda_sync), ")), qPrintable(totals));
+    QVERIFY2(totals.contains(QStringLiteral("Blocking Copy: 1 wait (inferred), 50.0 \u00b5s")), qPrintable(totals));
+    QVERIFY2(totals.contains(QStringLiteral("Stream Sync: 2 waits (1 inferred), ")), qPrintable(totals));
+
+    // HTA-exact: the cuda_sync row's edge alone.
+    const auto exact = uitest::analyseKineto(uitest::inferredSyncTrace(), true);
+    waits.setSources(exact, buildTimelineModel(exact->device));
+    QCOMPARE(waits.rowCount(), 1);
+    QCOMPARE(waits.index(0, SyncWaitsModel::SourceColumn).data().toString(), QStringLiteral("cuda_sync"));
+    QVERIFY2(waits.totalsText().startsWith(QStringLiteral("1 sync edge (1 from cuda_sync), ")), qPrintable(waits.totalsText()));
 }
 
 void TestUiModels::search()

@@ -2,12 +2,14 @@
 #include "detailsmodel.h"
 
 #include "analysis/criticalpath.h"
+#include "analysis/syncinfer.h"
 #include "session/analysis.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelinemodel.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace syncscope::ui {
@@ -31,6 +33,12 @@ QString valueText(const json &v)
     if (v.is_string())
         return QString::fromStdString(v.get<std::string>());
     return QString::fromStdString(v.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// "1 GPU op", "3 GPU ops".
+QString gpuOpsText(size_t n)
+{
+    return n == 1 ? QStringLiteral("1 GPU op") : QStringLiteral("%1 GPU ops").arg(n);
 }
 
 const char *syncKindText(uint8_t k)
@@ -144,6 +152,13 @@ void DetailsModel::rebuild()
         sec->add(tr("Stream"), QString::number(e.stream));
     if (m_model->layout.isCritical(ev))
         sec->add(tr("Critical path"), tr("on the critical path"))->bold = true;
+    if ((e.kind == EventKind::Runtime || e.kind == EventKind::Driver) &&
+        classifyRuntimeApi(trace->str(e.name)) == RuntimeApi::GraphLaunch) {
+        const std::vector<uint32_t> ops = launchedBy(ev);
+        TreeNode *g = sec->add(graphLaunchKey(), tr("replays %1").arg(gpuOpsText(ops.size())),
+                               ops.empty() ? -1 : qint64(ops.front()));
+        g->tooltip = tr("Every GPU op with correlation %1 belongs to this launch; the link goes to the first").arg(e.correlation);
+    }
 
     // Every arg, from the event's own JSON text.
     const std::string_view raw = trace->rawEvent(ev);
@@ -218,21 +233,34 @@ void DetailsModel::addGpuActivities(TreeNode *root, uint32_t ev)
     const KinetoTrace &trace = *m_model->trace;
     const KinetoEvent &e = trace.events[ev];
     if (isGpuActivity(e.kind)) {
-        if (!m_analysis || !m_analysis->link)
-            return;
-        const LinkResult &link = *m_analysis->link;
         TreeNode *sec = nullptr;
-        if (ev < link.gpuParent.size() && link.gpuParent[ev] >= 0) {
-            sec = root->add(tr("Launched from"));
-            sec->bold = true;
-            sec->add(tr("CPU op"), eventLabel(static_cast<uint32_t>(link.gpuParent[ev])), link.gpuParent[ev]);
-        }
-        if (ev < link.gpuLauncher.size() && link.gpuLauncher[ev] >= 0) {
+        auto section = [&] {
             if (!sec) {
-                sec = root->add(tr("Launched from"));
+                sec = root->add(launchedFromSection());
                 sec->bold = true;
             }
-            sec->add(tr("Runtime call"), eventLabel(static_cast<uint32_t>(link.gpuLauncher[ev])), link.gpuLauncher[ev]);
+            return sec;
+        };
+        const LinkResult *link = m_analysis && m_analysis->link ? &*m_analysis->link : nullptr;
+        if (link && ev < link->gpuParent.size() && link->gpuParent[ev] >= 0)
+            section()->add(tr("CPU op"), eventLabel(static_cast<uint32_t>(link->gpuParent[ev])), link->gpuParent[ev]);
+        const int64_t launcher = launcherOf(ev);
+        if (launcher < 0)
+            return;
+        const uint32_t call = static_cast<uint32_t>(launcher);
+        section()->add(tr("Runtime call"), eventLabel(call), launcher);
+        // A CUDA/HIP graph replay: one launch call, every replayed op carries its correlation.
+        const KinetoEvent &l = trace.events[call];
+        if (classifyRuntimeApi(trace.str(l.name)) == RuntimeApi::GraphLaunch) {
+            const std::vector<uint32_t> ops = launchedBy(call);
+            const auto at = std::find(ops.begin(), ops.end(), ev);
+            QString text = tr("%1 (replays %2)").arg(qs(trace.str(l.name)), gpuOpsText(ops.size()));
+            if (at != ops.end())
+                text += tr(", #%1").arg(at - ops.begin() + 1);
+            text += QStringLiteral("  @ ") + dur(m_model->startNs(call));
+            TreeNode *g = section()->add(graphLaunchKey(), text, launcher);
+            g->tooltip = tr("Correlation %1 is shared by the %2 this graph launch replays")
+                             .arg(QString::number(l.correlation), gpuOpsText(ops.size()));
         }
         return;
     }
@@ -255,6 +283,32 @@ void DetailsModel::addGpuActivities(TreeNode *root, uint32_t ev)
         sec->value = QString::number(sec->children.size());
 }
 
+int64_t DetailsModel::launcherOf(uint32_t ev) const
+{
+    if (m_analysis && m_analysis->link && ev < m_analysis->link->gpuLauncher.size() &&
+        m_analysis->link->gpuLauncher[ev] >= 0)
+        return m_analysis->link->gpuLauncher[ev];
+    for (const EdgeRef &ref : m_model->edges.edgesOf(ev))
+        if (ref.kind == EdgeKind::Launch && m_model->edges.edges(ref.kind)[ref.id].to == ev)
+            return m_model->edges.edges(ref.kind)[ref.id].from;
+    return -1;
+}
+
+std::vector<uint32_t> DetailsModel::launchedBy(uint32_t launch) const
+{
+    std::vector<uint32_t> ops;
+    for (const EdgeRef &ref : m_model->edges.edgesOf(launch)) {
+        const TimelineEdge &e = m_model->edges.edges(ref.kind)[ref.id];
+        if (ref.kind == EdgeKind::Launch && e.from == launch)
+            ops.push_back(e.to);
+    }
+    std::sort(ops.begin(), ops.end(), [this](uint32_t a, uint32_t b) {
+        const double ta = m_model->startNs(a), tb = m_model->startNs(b);
+        return ta != tb ? ta < tb : a < b;
+    });
+    return ops;
+}
+
 void DetailsModel::addEdges(TreeNode *root, uint32_t ev)
 {
     const auto refs = m_model->edges.edgesOf(ev);
@@ -271,8 +325,10 @@ void DetailsModel::addEdges(TreeNode *root, uint32_t ev)
         }
         QString kind = QLatin1String(edgeKindName(ref.kind));
         if (ref.kind == EdgeKind::Sync)
-            kind += QStringLiteral(" (%1, waited %2)")
-                        .arg(QLatin1String(syncKindText(edge.detail)), dur(double(edge.valueUs) * 1000));
+            kind += QStringLiteral(" (%1, %2, waited %3)")
+                        .arg(QLatin1String(syncKindText(edge.detail)),
+                             edge.inferred ? QStringLiteral("inferred") : QStringLiteral("cuda_sync"),
+                             dur(double(edge.valueUs) * 1000));
         else if (ref.kind == EdgeKind::CriticalPath)
             kind += QStringLiteral(" (%1, %2)").arg(cpEdgeText(edge.detail), dur(double(edge.valueUs) * 1000));
         const uint32_t other = incoming ? edge.from : edge.to;

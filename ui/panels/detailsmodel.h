@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The details of the selected op as a tree: the Kineto event (name, category,
 // times, ids, every arg), the linked host ET node (id, name, parent, inputs and
-// outputs with shapes and types, attributes), its GPU activities, and its
-// incoming and outgoing edges. Rows that name another event carry it in
+// outputs with shapes and types, attributes), its GPU activities (or, for a GPU
+// op, the CPU op and runtime call that launched it: the graph launch of a
+// replayed kernel), and its incoming and outgoing edges. Rows that name another event carry it in
 // TargetEventRole so a click jumps there.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 namespace syncscope {
 struct Analysis;
@@ -38,12 +40,20 @@ public:
     static QString gpuSection() { return tr("GPU activities"); }
     static QString incomingSection() { return tr("Incoming edges"); }
     static QString outgoingSection() { return tr("Outgoing edges"); }
+    static QString launchedFromSection() { return tr("Launched from"); }
+    // The row of a GPU op replayed by a CUDA/HIP graph (in launchedFromSection), and of
+    // the graph launch call itself (in eventSection).
+    static QString graphLaunchKey() { return tr("Graph launch"); }
 
 private:
     void rebuild();
     void addHostNode(TreeNode *root, uint32_t event);
     void addGpuActivities(TreeNode *root, uint32_t event);
     void addEdges(TreeNode *root, uint32_t event);
+    // The runtime call that launched GPU op `event` (the linker's, else the launch edge's), -1 if none.
+    int64_t launcherOf(uint32_t event) const;
+    // The GPU ops launched by runtime call `launch` (its launch edges), in start order.
+    std::vector<uint32_t> launchedBy(uint32_t launch) const;
     QString eventLabel(uint32_t event) const;
 
     std::shared_ptr<const Analysis> m_analysis;

@@ -22,24 +22,44 @@ void SyncWaitsModel::setSources(std::shared_ptr<const Analysis> analysis, std::s
     endResetModel();
 }
 
+QString SyncWaitsModel::sourceText(bool inferred)
+{
+    return inferred ? QStringLiteral("inferred") : QStringLiteral("cuda_sync");
+}
+
 QString SyncWaitsModel::totalsText() const
 {
     if (!m_analysis)
         return {};
     const SyncWaitTotals totals = syncWaitTotals(m_analysis->syncEdges);
+    // " (12 inferred)", " (3 inferred, 9 from cuda_sync)", " (9 from cuda_sync)".
+    auto sources = [](size_t inferred, size_t edges) {
+        if (inferred == 0)
+            return tr(" (%1 from cuda_sync)").arg(edges);
+        if (inferred == edges)
+            return tr(" (%1 inferred)").arg(inferred);
+        return tr(" (%1 inferred, %2 from cuda_sync)").arg(inferred).arg(edges - inferred);
+    };
     QStringList parts;
     for (int k = 0; k < kSyncKindCount; ++k) {
         const SyncKindTotals &t = totals.byKind[static_cast<size_t>(k)];
         if (t.edges == 0)
             continue;
-        parts << tr("%1: %2 waits, %3").arg(QLatin1String(syncKindName(static_cast<SyncKind>(k))))
+        const QString note = t.inferred == 0 ? QString()
+                             : t.inferred == t.edges ? tr(" (inferred)")
+                                                     : tr(" (%1 inferred)").arg(t.inferred);
+        parts << tr("%1: %2 %3%4, %5")
+                     .arg(QLatin1String(syncKindName(static_cast<SyncKind>(k))))
                      .arg(t.edges)
-                     .arg(QString::fromStdString(formatDuration(t.waitUs * 1000)));
+                     .arg(t.edges == 1 ? tr("wait") : tr("waits"), note,
+                          QString::fromStdString(formatDuration(t.waitUs * 1000)));
     }
     if (parts.isEmpty())
         return tr("No sync waits in this trace.");
-    return tr("%1 waits, %2 in all \u2014 %3")
-        .arg(m_analysis->syncEdges.size())
+    const size_t edges = m_analysis->syncEdges.size();
+    return tr("%1 %2%3, %4 waited \u2014 %5")
+        .arg(edges)
+        .arg(edges == 1 ? tr("sync edge") : tr("sync edges"), sources(totals.inferredEdges(), edges))
         .arg(QString::fromStdString(formatDuration(totals.totalWaitUs() * 1000)), parts.join(QStringLiteral(" \u00b7 ")));
 }
 
@@ -66,8 +86,14 @@ QVariant SyncWaitsModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= rowCount())
         return {};
     const SyncEdge &e = m_analysis->syncEdges[static_cast<size_t>(index.row())];
-    if (role == TargetEventRole)
+    if (role == TargetEventRole) {
+        if (index.column() == SourceColumn)
+            return qint64(e.syncEvent);
         return qint64(index.column() == WaitedForColumn || index.column() == StreamColumn ? e.src : e.dst);
+    }
+    if (role == Qt::ToolTipRole && index.column() == SourceColumn)
+        return e.inferred ? tr("Inferred from the runtime call and the GPU timing (the trace has no cuda_sync row for it)")
+                          : tr("From Kineto's cuda_sync row (HTA's rules)");
     if (role == Qt::TextAlignmentRole)
         return index.column() == WaitColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     if (role == SortRole && index.column() == WaitColumn)
@@ -76,6 +102,7 @@ QVariant SyncWaitsModel::data(const QModelIndex &index, int role) const
         return {};
     switch (index.column()) {
     case KindColumn: return QLatin1String(syncKindName(e.kind));
+    case SourceColumn: return sourceText(e.inferred);
     case WaitingColumn: return eventName(e.dst);
     case WaitedForColumn: return eventName(e.src);
     case StreamColumn: return m_model ? QString::fromStdString(m_model->laneName(e.src)) : QString();
@@ -90,6 +117,7 @@ QVariant SyncWaitsModel::headerData(int section, Qt::Orientation orientation, in
         return {};
     switch (section) {
     case KindColumn: return tr("Kind");
+    case SourceColumn: return tr("Source");
     case WaitingColumn: return tr("Waiting op");
     case WaitedForColumn: return tr("Waited for (GPU op)");
     case StreamColumn: return tr("Stream");

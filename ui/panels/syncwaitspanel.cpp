@@ -62,6 +62,7 @@ void SyncWaitsPanel::setSources(std::shared_ptr<const Analysis> analysis, std::s
     m_model->setSources(std::move(analysis), std::move(model));
     m_totals->setText(have ? m_model->totalsText() : tr("No analysis yet."));
     m_view->resizeColumnToContents(SyncWaitsModel::KindColumn);
+    m_view->resizeColumnToContents(SyncWaitsModel::SourceColumn);
     m_view->resizeColumnToContents(SyncWaitsModel::WaitColumn);
 }
 
