@@ -119,6 +119,7 @@ private slots:
     void outputIsAtomic();
     void deviceOnlyCriticalPath();
     void htaVersionOption();
+    void inferredSyncInTheOutputs();
     void samplePair();
     void stepsAreProfilerSteps();
     void wrongPairIsFlagged();
@@ -353,6 +354,50 @@ void TestBatch::htaVersionOption()
     QCOMPARE(j["options"]["hta_version"].get<std::string>(), std::string("d731cc2e"));
     const Run help = syncscope({"--help"});
     QVERIFY(help.out.contains("--hta-version") && help.out.contains("d731cc2e"));
+}
+
+void TestBatch::inferredSyncInTheOutputs()
+{
+    // DLRM rank 0 has no cuda_sync rows but 10 calls that blocked on the GPU (8 stream
+    // syncs, 2 DtoH copies) and 2 queued kernels behind a stream wait: by default all
+    // are inferred and reach the report, the text summary and the critical-path file;
+    // --hta-exact gives HTA's answer (no sync edge at all, a shorter path).
+    const QString dev = fixture("pairs/param_dlrm_rank0/rank0.kineto.json.gz");
+    const std::string dir = testutil::tempDir();
+    const Run r = syncscope({"--batch", "--device", dev, "--report", QString::fromStdString(dir + "/r.json"),
+                             "--critical-path", QString::fromStdString(dir + "/cp.json")});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.err.contains("sync     12 edges (12 inferred, 2 from blocking copies)"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("top waits") && r.err.contains("cudaStreamSynchronize in aten::copy_ waited for"),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains("inferred from the runtime calls"), qPrintable(r.err));
+    auto rep = nlohmann::json::parse(testutil::readText(dir + "/r.json"));
+    QCOMPARE(rep["sync"]["edges"].get<int>(), 12);
+    QCOMPARE(rep["sync"]["inferred_edges"].get<int>(), 12);
+    QCOMPARE(rep["sync"]["blocking_copies"].get<int>(), 2);
+    QCOMPARE(rep["sync"]["cuda_sync_events"].get<bool>(), false);
+    QCOMPARE(rep["sync"]["by_kind"]["Stream Sync"]["inferred"].get<int>(), 8);
+    QCOMPARE(rep["sync"]["by_kind"]["Stream Sync"]["recorded"].get<int>(), 0);
+    QCOMPARE(rep["critical_path"]["hta_exact"].get<bool>(), false);
+    auto cp = nlohmann::json::parse(testutil::readText(dir + "/cp.json"));
+    QCOMPARE(cp["options"]["hta_exact"].get<bool>(), false);
+    QVERIFY(!cp["sync_edges_inferred"].empty());
+    QCOMPARE(cp["sync_edges_inferred"].size(), cp["sync_edges"].size());
+    const double weight = cp["critical_path"]["weight_us"].get<double>();
+
+    const Run e = syncscope({"--batch", "--device", dev, "--hta-exact", "--report",
+                             QString::fromStdString(dir + "/re.json"), "--critical-path",
+                             QString::fromStdString(dir + "/cpe.json")});
+    QCOMPARE(e.code, 0);
+    rep = nlohmann::json::parse(testutil::readText(dir + "/re.json"));
+    QCOMPARE(rep["sync"]["edges"].get<int>(), 0);
+    QCOMPARE(rep["sync"]["hta_exact"].get<bool>(), true);
+    cp = nlohmann::json::parse(testutil::readText(dir + "/cpe.json"));
+    QCOMPARE(cp["options"]["hta_exact"].get<bool>(), true);
+    QVERIFY(cp["sync_edges"].empty() && cp["sync_edges_inferred"].empty());
+    QVERIFY2(cp["critical_path"]["weight_us"].get<double>() < weight - 1000,
+             qPrintable(QString("%1 vs %2").arg(cp["critical_path"]["weight_us"].get<double>()).arg(weight)));
+    QVERIFY(syncscope({"--help"}).out.contains("--hta-exact"));
 }
 
 void TestBatch::samplePair()

@@ -76,6 +76,12 @@ void TestCliRequest::options()
     CliRequest d731;
     QVERIFY(buildCliRequest(parseCli({"x.json", "--hta-version", "d731cc2e"}), nullptr, d731, error));
     QVERIFY(d731.request.cpa.htaVersion == HtaVersion::D731cc2e);
+    QVERIFY(d731.request.cpa.htaExact); // d731cc2e is reproduced exactly or not at all
+    CliRequest exact;
+    QVERIFY(buildCliRequest(parseCli({"x.json"}), nullptr, exact, error));
+    QVERIFY(!exact.request.cpa.htaExact); // the default departs from HTA where HTA is wrong
+    QVERIFY(buildCliRequest(parseCli({"x.json", "--hta-exact"}), nullptr, exact, error));
+    QVERIFY(exact.request.cpa.htaExact);
     // A job's rank order (GUI): rank, step or waits.
     CliRequest job;
     QVERIFY(buildCliRequest(parseCli({"traces/", "--rank-order", "waits"}), nullptr, job, error));
