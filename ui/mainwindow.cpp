@@ -330,6 +330,16 @@ void MainWindow::createActions()
                            m_collectivesDock, m_jobSearchDock})
         view->addAction(d->toggleViewAction());
 
+    QMenu *analysisMenu = menuBar()->addMenu(tr("&Analysis"));
+    m_htaExactAction = analysisMenu->addAction(tr("&HTA-exact sync and critical path"));
+    m_htaExactAction->setObjectName(QStringLiteral("htaExact"));
+    m_htaExactAction->setCheckable(true);
+    m_htaExactAction->setToolTip(tr("As --hta-exact: only the cuda_sync rows' sync edges, no inferred waits and no "
+                                    "graph replays, so the numbers are HTA f4d0062's (analyses the open trace again)"));
+    analysisMenu->setToolTipsVisible(true);
+    connect(m_htaExactAction, &QAction::toggled, this, &MainWindow::setHtaExact);
+    syncHtaExactAction();
+
     QMenu *search = menuBar()->addMenu(tr("&Search"));
     add(search, tr("&Find ops\u2026"), QKeySequence::Find, [this] {
         if (m_job) { // a job: the search over every rank
@@ -396,6 +406,43 @@ void MainWindow::createActions()
     bar->addWidget(m_timeline->edgeBar()); // the edges' toggles and legend
     for (QAction *a : m_jobActions)
         a->setVisible(false);
+}
+
+void MainWindow::setRequestTemplate(const AnalysisRequest &request)
+{
+    m_template = request;
+    syncHtaExactAction();
+}
+
+bool MainWindow::htaExact() const
+{
+    return m_template.cpa.htaExact || m_template.cpa.htaVersion == HtaVersion::D731cc2e;
+}
+
+void MainWindow::syncHtaExactAction()
+{
+    if (!m_htaExactAction)
+        return;
+    const QSignalBlocker block(m_htaExactAction);
+    m_htaExactAction->setChecked(htaExact());
+    // d731cc2e has no default mode to go back to.
+    m_htaExactAction->setEnabled(m_template.cpa.htaVersion != HtaVersion::D731cc2e);
+}
+
+void MainWindow::setHtaExact(bool on)
+{
+    const bool was = htaExact();
+    m_template.cpa.htaExact = on;
+    m_lastRequest.cpa.htaExact = on;
+    syncHtaExactAction();
+    if (htaExact() == was)
+        return;
+    // Sync edges, the critical path and everything drawn from them change: analyse the open
+    // job or pair again (a load under way starts over with the new setting).
+    if (!m_lastJobDir.isEmpty())
+        openJob(m_lastJobDir);
+    else if (m_haveLastRequest)
+        openRequest(m_lastRequest);
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -748,7 +795,17 @@ QString MainWindow::statusSummary() const
     parts << tr("%1 events, %2 on the timeline, %3 GPU ops")
                  .arg(number(qint64(a.device->events.size())), number(qint64(m_model->layout.itemCount)),
                       number(qint64(gpu)));
-    parts << tr("%1 sync edges").arg(number(qint64(a.syncEdges.size())));
+    size_t inferred = 0;
+    for (const SyncEdge &e : a.syncEdges)
+        inferred += e.inferred;
+    const bool exact = a.request.cpa.htaExact || a.request.cpa.htaVersion == HtaVersion::D731cc2e;
+    QString sync = tr("%1 %2").arg(number(qint64(a.syncEdges.size())),
+                                   a.syncEdges.size() == 1 ? tr("sync edge") : tr("sync edges"));
+    if (exact)
+        sync += tr(" (HTA-exact: cuda_sync rows only)");
+    else if (inferred > 0)
+        sync += tr(" (%1 inferred)").arg(number(qint64(inferred)));
+    parts << sync;
     if (m_cp && m_cp->success)
         parts << tr("Critical path %1 (%2 ops)")
                      .arg(QString::fromStdString(formatDuration(m_cp->weightUs * 1000)))

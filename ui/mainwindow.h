@@ -45,8 +45,15 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    // Options every load starts from (link mode, rank, critical-path window), from the command line.
-    void setRequestTemplate(const AnalysisRequest &request) { m_template = request; }
+    // Options every load starts from (link mode, rank, critical-path window, --hta-exact), from the command line.
+    void setRequestTemplate(const AnalysisRequest &request);
+    const AnalysisRequest &requestTemplate() const { return m_template; }
+    // Analysis > HTA-exact: HTA f4d0062's sync edges and critical path exactly (cuda_sync rows
+    // only, no inferred waits, no graph replays), as --hta-exact. Changing it analyses the open
+    // pair or job again. HTA d731cc2e (--hta-version) is always exact.
+    void setHtaExact(bool on);
+    bool htaExact() const;
+    QAction *htaExactAction() const { return m_htaExactAction; }
     // Opens one or two files in either order (the loader detects which is which).
     void openFiles(const QString &first, const QString &second = {});
     void openRequest(AnalysisRequest request);
@@ -210,6 +217,8 @@ private:
     std::vector<uint32_t> m_steps;
     QString m_highlight;
     QAction *m_reloadAction = nullptr;
+    QAction *m_htaExactAction = nullptr;
+    void syncHtaExactAction();
 
     QStackedWidget *m_stack;
     StartPage *m_start;

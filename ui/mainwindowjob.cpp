@@ -226,6 +226,8 @@ QString MainWindow::jobSummary() const
                              .arg(QString::fromStdString(formatDuration(s.collectiveWaitCausedUs * 1000)));
     if (m_rawClocks)
         parts << tr("raw clocks");
+    if (htaExact())
+        parts << tr("HTA-exact");
     return parts.join(QStringLiteral("  \u00b7  "));
 }
 

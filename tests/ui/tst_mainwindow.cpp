@@ -90,6 +90,7 @@ private Q_SLOTS:
     void exportNotifiesWithoutModalBox();
     void criticalPathTableFeatures();
     void syncWaitsTable();
+    void htaExactSetting();
     void areaSelectionAggregates();
     void exportsEqualBatch_data();
     void exportsEqualBatch();
@@ -425,6 +426,82 @@ void TestMainWindow::syncWaitsTable()
     QCOMPARE(plot->selection()->event(), gpu.data(TargetEventRole).toLongLong());
     QVERIFY(isGpuActivity(m_w->analysis()->device->events[size_t(gpu.data(TargetEventRole).toLongLong())].kind));
     QVERIFY(shown->index(0, SyncWaitsModel::StreamColumn).data().toString().startsWith(QStringLiteral("GPU ")));
+}
+
+// Issue 28: Analysis > HTA-exact (as --hta-exact) analyses the open trace again with the
+// cuda_sync rows' edges only; the status bar and the Sync waits dock say how many
+// edges were inferred.
+void TestMainWindow::htaExactSetting()
+{
+    QAction *exact = m_w->htaExactAction();
+    QVERIFY(exact && exact->isCheckable() && exact->isEnabled() && !exact->isChecked());
+    QCOMPARE(exact->objectName(), QStringLiteral("htaExact"));
+    const QString path = QString::fromStdString(uitest::writeKineto(uitest::inferredSyncTrace(), "mixed"));
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    m_w->openFiles(path);
+    QVERIFY(done.wait(30000));
+    QVERIFY(done.takeFirst().first().toBool());
+    auto check = [&](bool htaExact) {
+        const Analysis &a = *m_w->analysis();
+        QCOMPARE(a.request.cpa.htaExact, htaExact);
+        QVERIFY(m_w->criticalPath());
+        QCOMPARE(m_w->criticalPath()->htaExact, htaExact);
+        size_t inferred = 0;
+        for (const SyncEdge &e : a.syncEdges)
+            inferred += e.inferred;
+        QCOMPARE(a.syncEdges.size(), size_t(htaExact ? 1 : 3));
+        QCOMPARE(inferred, size_t(htaExact ? 0 : 2));
+        QCOMPARE(m_w->timeline()->plot()->model()->edges.count(EdgeKind::Sync), a.syncEdges.size());
+        const QString status = m_w->statusSummary();
+        QVERIFY2(status.contains(htaExact ? QStringLiteral("1 sync edge (HTA-exact: cuda_sync rows only)")
+                                          : QStringLiteral("3 sync edges (2 inferred)")),
+                 qPrintable(status));
+        const QString totals = m_w->syncWaits()->totalsLabel()->text();
+        QVERIFY2(totals.startsWith(htaExact ? QStringLiteral("1 sync edge (1 from cuda_sync)")
+                                            : QStringLiteral("3 sync edges (2 inferred, 1 from cuda_sync)")),
+                 qPrintable(totals));
+        QCOMPARE(m_w->syncWaits()->model()->rowCount(), int(a.syncEdges.size()));
+    };
+    check(false);
+    if (QTest::currentTestFailed())
+        return;
+    exact->trigger(); // on: the open trace is analysed again
+    QVERIFY(exact->isChecked());
+    QVERIFY(m_w->requestTemplate().cpa.htaExact);
+    QVERIFY(m_w->isLoading());
+    QVERIFY(done.wait(30000));
+    QVERIFY(done.takeFirst().first().toBool());
+    check(true);
+    if (QTest::currentTestFailed())
+        return;
+    // Reload keeps the setting.
+    m_w->reload();
+    QVERIFY(done.wait(30000));
+    done.clear();
+    check(true);
+    if (QTest::currentTestFailed())
+        return;
+    exact->trigger(); // off again
+    QVERIFY(!exact->isChecked());
+    QVERIFY(done.wait(30000));
+    done.clear();
+    check(false);
+    if (QTest::currentTestFailed())
+        return;
+    // From the command line (--hta-exact, --hta-version d731cc2e: the GUI's request template).
+    AnalysisRequest r;
+    r.cpa.htaExact = true;
+    m_w->setRequestTemplate(r);
+    QVERIFY(exact->isChecked() && exact->isEnabled());
+    r.cpa.htaExact = false;
+    r.cpa.htaVersion = HtaVersion::D731cc2e;
+    m_w->setRequestTemplate(r);
+    QVERIFY(m_w->htaExact());
+    QVERIFY(exact->isChecked() && !exact->isEnabled());
+    r.cpa.htaVersion = HtaVersion::F4d0062;
+    m_w->setRequestTemplate(r);
+    QVERIFY(!exact->isChecked() && exact->isEnabled());
+    QVERIFY(!m_w->isLoading()); // setting the template opens nothing
 }
 
 // Issue 13: Shift-drag selects an area; the aggregate table lists what ran there per name.
