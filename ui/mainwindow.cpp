@@ -331,7 +331,7 @@ void MainWindow::createActions()
         view->addAction(d->toggleViewAction());
 
     QMenu *analysisMenu = menuBar()->addMenu(tr("&Analysis"));
-    m_htaExactAction = analysisMenu->addAction(tr("&HTA-exact sync and critical path"));
+    m_htaExactAction = analysisMenu->addAction(tr("&HTA-exact critical path"));
     m_htaExactAction->setObjectName(QStringLiteral("htaExact"));
     m_htaExactAction->setCheckable(true);
     m_htaExactAction->setToolTip(tr("As --hta-exact: only the cuda_sync rows' sync edges, no inferred waits and no "
