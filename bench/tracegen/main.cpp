@@ -17,13 +17,23 @@ int usage()
                  "usage: syncscope-tracegen --out PREFIX [--steps N | --target-mb MB] [--layers L] [--seed S]\n"
                  "                          [--rank R] [--world-size W] [--gzip] [--sample]\n"
                  "                          [--slow-kernel SUBSTR --slow-kernel-scale X] [--extra-sync]\n"
+                 "                          [--streams N] [--blocking-copies] [--item-loop N] [--pageable]\n"
+                 "                          [--cuda-graphs] [--async-tail] [--hip] [--no-cuda-sync]\n"
                  "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
                  "       syncscope-tracegen --job DIR --ranks N [--steps N] [--layers L] [--seed S] [--plain]\n"
                  "                          [--straggler R] [--straggler-scale X] [--max-clock-offset-us US]\n"
                  "Writes PREFIX.et.json and PREFIX.kineto.json (or .json.gz with --gzip); --replicate\n"
                  "repeats a real Kineto trace N times in time, with unique ids; --job writes a whole job\n"
                  "(DIR/rank<N>.et.json.gz + DIR/rank<N>.kineto.json.gz) with consistent collectives,\n"
-                 "per-rank clock offsets and an optional straggler.\n");
+                 "per-rank clock offsets and an optional straggler.\n"
+                 "Sync grid: --streams N (1-6) forks each forward layer onto N-1 side streams;\n"
+                 "--blocking-copies makes device-to-host copy calls wait for their copy (plus a\n"
+                 "synchronous cudaMemcpy per step), to pinned memory unless --pageable; --item-loop N\n"
+                 "adds N .item() calls per step; --cuda-graphs ends each step with a graph replay;\n"
+                 "--async-tail leaves the last step's GPU work unsynchronised; --hip writes HIP names;\n"
+                 "--no-cuda-sync writes no cuda_sync rows (torch.profiler's default). The grid options\n"
+                 "(not --hip, --no-cuda-sync) write whole-ns GPU times, and cross-stream waits resolve\n"
+                 "1-2.5 us after the awaited op ends.\n");
     return 2;
 }
 
@@ -61,6 +71,22 @@ int main(int argc, char **argv)
             o.slowKernelScale = std::atof(v);
         else if (a == "--extra-sync")
             o.extraSync = true;
+        else if (a == "--streams" && (v = next()))
+            o.streams = std::atoi(v);
+        else if (a == "--blocking-copies")
+            o.blockingCopies = true;
+        else if (a == "--item-loop" && (v = next()))
+            o.itemLoop = std::atoi(v);
+        else if (a == "--pageable")
+            o.pageable = true;
+        else if (a == "--cuda-graphs")
+            o.cudaGraphs = true;
+        else if (a == "--async-tail")
+            o.asyncTail = true;
+        else if (a == "--hip")
+            o.hip = true;
+        else if (a == "--no-cuda-sync")
+            o.noCudaSync = true;
         else if (a == "--gzip")
             o.gzip = true;
         else if (a == "--sample")

@@ -4,7 +4,9 @@
 #include "io/outputfile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <random>
@@ -25,12 +27,22 @@ constexpr int64_t kAutogradTid = 31402;
 constexpr int kComputeStream = 7;
 constexpr int kNcclStream = 20;
 constexpr int kSideStream = 24;
+// --streams N: the side branches of the forward pass (and of a graph replay) run on these.
+constexpr int kBranchStreams[] = {13, 17, 21, 25, 29};
 constexpr double kBaseUs = 1764580000000.0; // µs; events carry ns fractions on top
 
 std::string fmtUs(double us)
 {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.3f", us);
+    return buf;
+}
+
+// Whole nanoseconds as Kineto writes them: "<µs>.<ns>".
+std::string fmtNs(int64_t ns)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
     return buf;
 }
 
@@ -92,7 +104,8 @@ private:
     };
     struct Record {
         int stream;
-        double readyAt; // when the work before the record finished on the GPU
+        double readyAt;             // when the work before the record finished on the GPU
+        std::vector<uint64_t> srcs; // what it waits for: the stream's last op and the waits queued after it
     };
 
     // ---------- low-level writers
@@ -146,7 +159,10 @@ private:
               ", \"args\": {\"name\": \"thread " + std::to_string(kAutogradTid) + " (pt_autograd_0)\"}}");
         event("{\"name\": \"process_name\", \"ph\": \"M\", \"ts\": " + fmtUs(m_baseUs) +
               ", \"pid\": 0, \"tid\": 0, \"args\": {\"name\": \"GPU 0\"}}");
-        for (int s : {kComputeStream, kNcclStream, kSideStream})
+        std::vector<int> laneStreams{kComputeStream, kNcclStream, kSideStream};
+        for (int b = 1; b < branchCount() + 1; ++b)
+            laneStreams.push_back(branchStream(b));
+        for (int s : laneStreams)
             event("{\"name\": \"thread_name\", \"ph\": \"M\", \"ts\": " + fmtUs(m_baseUs) +
                   ", \"pid\": 0, \"tid\": " + std::to_string(s) + ", \"args\": {\"name\": \"stream " +
                   std::to_string(s) + "\"}}");
@@ -276,6 +292,59 @@ private:
         end(tid);
     }
 
+    // The runtime API name as written: CUDA's, or HIP's with --hip.
+    std::string rt(const std::string &cuda) const
+    {
+        if (!m_opt.hip)
+            return cuda;
+        if (cuda == "cudaLaunchKernelExC")
+            return "hipExtLaunchKernel";
+        return "hip" + cuda.substr(4);
+    }
+
+    // Position in traceEvents of the next event written.
+    uint64_t nextEvent() const { return m_result.deviceEvents; }
+
+    void truthEdge(uint64_t src, uint64_t dst, TruthKind kind)
+    {
+        if (m_opt.truth)
+            m_opt.truth->edges.push_back({src, dst, kind});
+    }
+
+    // What work queued on `stream` so far waits for: its last op, and the ops of other
+    // streams whose events it was told to wait for since (a record or a sync covers both).
+    std::vector<uint64_t> frontier(int stream) const
+    {
+        std::vector<uint64_t> out;
+        if (auto it = m_lastOp.find(stream); it != m_lastOp.end())
+            out.push_back(static_cast<uint64_t>(it->second));
+        if (auto it = m_pendingWaits.find(stream); it != m_pendingWaits.end())
+            out.insert(out.end(), it->second.begin(), it->second.end());
+        return out;
+    }
+
+    // A GPU op is about to be written on `stream` at event index `idx`: the stream waits
+    // recorded since the previous op on that stream gate it.
+    void gpuOp(int stream, uint64_t idx)
+    {
+        auto it = m_pendingWaits.find(stream);
+        if (it != m_pendingWaits.end()) {
+            for (uint64_t src : it->second)
+                truthEdge(src, idx, TruthKind::StreamWaitEvent);
+            m_pendingWaits.erase(it);
+        }
+        m_lastOp[stream] = static_cast<int64_t>(idx);
+    }
+
+    void runtimeRow(int64_t tid, const std::string &name, double ts, double us, int64_t ext, int64_t corr, int cbid)
+    {
+        m_lastCallEvent = nextEvent();
+        event("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"" + rt(name) + "\", \"pid\": " +
+              std::to_string(m_pid) + ", \"tid\": " + std::to_string(tid) + ", \"ts\": " + fmtUs(m_baseUs + ts) +
+              ", \"dur\": " + fmtUs(us) + ", \"args\": {\"External id\": " + std::to_string(ext) +
+              ", \"cbid\": " + std::to_string(cbid) + ", \"correlation\": " + std::to_string(corr) + "}}");
+    }
+
     // A runtime call; returns its correlation id.
     int64_t runtimeCall(int64_t tid, const std::string &name, double us, int64_t ext)
     {
@@ -283,22 +352,25 @@ private:
         const int64_t corr = m_nextCorr++;
         const double ts = th.t + jitter(0.8);
         th.t = ts + us;
-        event("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"" + name + "\", \"pid\": " +
-              std::to_string(m_pid) + ", \"tid\": " + std::to_string(tid) + ", \"ts\": " + fmtUs(m_baseUs + ts) +
-              ", \"dur\": " + fmtUs(us) + ", \"args\": {\"External id\": " + std::to_string(ext) +
-              ", \"cbid\": 211, \"correlation\": " + std::to_string(corr) + "}}");
+        runtimeRow(tid, name, ts, us, ext, corr, 211);
         m_lastCallTs = ts;
         return corr;
     }
 
-    // Launches GPU work from the op open on `tid`; returns the GPU start time.
+    // Launches GPU work from the op open on `tid`; returns the GPU start time. `blocks`: the
+    // call returns only 2-4 µs after its GPU work ends (a device-to-host copy).
     double launch(int64_t tid, const std::string &cat, const std::string &name, int stream, double gpuUs,
                   const std::string &runtimeName = "cudaLaunchKernel", const std::string &extraArgs = {},
-                  int64_t ext = -1)
+                  int64_t ext = -1, bool blocks = false)
     {
         if (ext < 0)
             ext = currentExt(tid);
-        const int64_t corr = runtimeCall(tid, runtimeName, jitter(4.0), ext);
+        // The same draws, in the same order, as a runtimeCall() followed by the GPU timing.
+        const double callUs = jitter(4.0);
+        Thread &th = thread(tid);
+        const int64_t corr = m_nextCorr++;
+        const double ts = th.t + jitter(0.8);
+        m_lastCallTs = ts;
         const double ready = m_lastCallTs + jitter(6.0);
         double &free = m_streamFree[stream];
         const double start = std::max(ready, free);
@@ -310,16 +382,35 @@ private:
         if (m_launchingCollective && m_opt.job)
             dur = collectiveEnd(start) - start;
         free = start + dur;
+        double us = callUs;
+        if (blocks) {
+            std::uniform_real_distribution<double> ret(2.0, 4.0);
+            us = std::max(callUs, start + dur + ret(m_rng) - ts);
+        }
+        th.t = ts + us;
+        runtimeRow(tid, runtimeName, ts, us, ext, corr, 211);
+        const uint64_t call = m_lastCallEvent;
+        if (m_opt.truth && cat == "gpu_memcpy" && name.find("DtoH") != std::string::npos) {
+            if (ts + us >= start + dur) {
+                m_opt.truth->blockingCopyCalls.push_back(call);
+                truthEdge(nextEvent() + 1, call, TruthKind::BlockingCopy); // the copy follows the flow start
+            } else {
+                m_opt.truth->nonBlockingDtoH.push_back(call);
+            }
+        }
         event("{\"ph\": \"s\", \"id\": " + std::to_string(corr) + ", \"pid\": " + std::to_string(m_pid) +
               ", \"tid\": " + std::to_string(tid) + ", \"ts\": " + fmtUs(m_baseUs + m_lastCallTs) +
               ", \"cat\": \"ac2g\", \"name\": \"ac2g\"}");
+        gpuOp(stream, nextEvent());
+        std::string tsText, durText;
+        gpuTimes(start, dur, tsText, durText);
         event("{\"ph\": \"X\", \"cat\": \"" + cat + "\", \"name\": \"" + name + "\", \"pid\": 0, \"tid\": " +
-              std::to_string(stream) + ", \"ts\": " + fmtUs(m_baseUs + start) + ", \"dur\": " + fmtUs(dur) +
+              std::to_string(stream) + ", \"ts\": " + tsText + ", \"dur\": " + durText +
               ", \"args\": {\"External id\": " + std::to_string(ext) + ", \"queued\": 0, \"device\": 0, "
               "\"context\": 1, \"stream\": " + std::to_string(stream) + ", \"correlation\": " + std::to_string(corr) +
               extraArgs + "}}");
         event("{\"ph\": \"f\", \"id\": " + std::to_string(corr) + ", \"pid\": 0, \"tid\": " + std::to_string(stream) +
-              ", \"ts\": " + fmtUs(m_baseUs + start) + ", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}");
+              ", \"ts\": " + tsText + ", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}");
         return start;
     }
 
@@ -341,33 +432,42 @@ private:
 
     std::string groupRanks() const { return m_opt.job ? m_opt.job->groupRanks : "[0, 1]"; }
 
+    // A cuda_sync row (none with --no-cuda-sync).
+    void syncEvent(const std::string &body)
+    {
+        if (!m_opt.noCudaSync)
+            event(body);
+    }
+
     void syncRow(const std::string &kind, int stream, double ts, double dur, int64_t corr, const std::string &extra)
     {
-        event("{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"" + kind + "\", \"pid\": 0, \"tid\": " +
+        syncEvent("{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"" + kind + "\", \"pid\": 0, \"tid\": " +
               std::to_string(stream) + ", \"ts\": " + fmtUs(m_baseUs + ts) + ", \"dur\": " + fmtUs(dur) +
               ", \"args\": {\"cuda_sync_kind\": \"" + kind + "\", \"stream\": " + std::to_string(stream) +
               ", \"correlation\": " + std::to_string(corr) + ", \"device\": 0" + extra + "}}");
     }
 
-    // A blocking call that returns when `until` has passed on the GPU.
-    int64_t blockingCall(int64_t tid, const std::string &name, double until, double &ts, double &dur)
+    // A blocking call that returns when `until` has passed on the GPU (at least `minUs` after it starts).
+    int64_t blockingCall(int64_t tid, const std::string &name, double until, double &ts, double &dur,
+                         double minUs = 3.0)
     {
         Thread &th = thread(tid);
         const int64_t corr = m_nextCorr++;
         ts = th.t + jitter(0.8);
-        dur = std::max(jitter(3.0), until - ts + jitter(2.0));
+        dur = std::max(jitter(minUs), until - ts + jitter(2.0));
         th.t = ts + dur;
-        event("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"" + name + "\", \"pid\": " +
-              std::to_string(m_pid) + ", \"tid\": " + std::to_string(tid) + ", \"ts\": " + fmtUs(m_baseUs + ts) +
-              ", \"dur\": " + fmtUs(dur) + ", \"args\": {\"External id\": " + std::to_string(currentExt(tid)) +
-              ", \"cbid\": 131, \"correlation\": " + std::to_string(corr) + "}}");
+        runtimeRow(tid, name, ts, dur, currentExt(tid), corr, 131);
         return corr;
     }
 
     void streamSync(int64_t tid, int stream)
     {
         double ts, dur;
-        const int64_t corr = blockingCall(tid, "cudaStreamSynchronize", m_streamFree[stream], ts, dur);
+        // After a blocking copy the stream is idle already: the sync returns in ~1 µs.
+        const int64_t corr = blockingCall(tid, "cudaStreamSynchronize", m_streamFree[stream], ts, dur,
+                                          m_opt.blockingCopies ? 1.0 : 3.0);
+        for (uint64_t src : frontier(stream))
+            truthEdge(src, m_lastCallEvent, TruthKind::StreamSync);
         syncRow("Stream Sync", stream, ts, dur, corr, "");
     }
 
@@ -378,7 +478,9 @@ private:
             until = std::max(until, free);
         double ts, dur;
         const int64_t corr = blockingCall(tid, "cudaDeviceSynchronize", until, ts, dur);
-        event("{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Context Sync\", \"pid\": 0, \"tid\": -1, \"ts\": " +
+        for (const auto &[stream, op] : m_lastOp)
+            truthEdge(static_cast<uint64_t>(op), m_lastCallEvent, TruthKind::ContextSync);
+        syncEvent("{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Context Sync\", \"pid\": 0, \"tid\": -1, \"ts\": " +
               fmtUs(m_baseUs + ts) + ", \"dur\": " + fmtUs(dur) +
               ", \"args\": {\"cuda_sync_kind\": \"Context Sync\", \"stream\": -1, \"correlation\": " +
               std::to_string(corr) + ", \"device\": 0}}");
@@ -388,7 +490,7 @@ private:
     int64_t recordEvent(int64_t tid, int stream)
     {
         const int64_t corr = runtimeCall(tid, "cudaEventRecord", jitter(2.0), currentExt(tid));
-        m_records[corr] = {stream, m_streamFree[stream]};
+        m_records[corr] = {stream, m_streamFree[stream], frontier(stream)};
         return corr;
     }
 
@@ -403,7 +505,15 @@ private:
     {
         const int64_t corr = runtimeCall(tid, "cudaStreamWaitEvent", jitter(2.0), currentExt(tid));
         const Record &r = m_records[recordCorr];
-        m_streamFree[waitingStream] = std::max(m_streamFree[waitingStream], r.readyAt);
+        // Grid timing: the waiting stream resumes 1-2.5 µs after the awaited work ends, as on a GPU.
+        double latency = 0;
+        if (gridTiming()) {
+            std::uniform_real_distribution<double> d(1.0, 2.5);
+            latency = d(m_rng);
+        }
+        m_streamFree[waitingStream] = std::max(m_streamFree[waitingStream], r.readyAt + latency);
+        for (uint64_t src : r.srcs)
+            m_pendingWaits[waitingStream].push_back(src);
         syncRow("Stream Wait Event", waitingStream, m_lastCallTs + 1.0, 0.5, corr, waitArgs(recordCorr));
     }
 
@@ -411,7 +521,9 @@ private:
     {
         double ts, dur;
         const int64_t corr = blockingCall(tid, "cudaEventSynchronize", m_records[recordCorr].readyAt, ts, dur);
-        event("{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Event Sync\", \"pid\": 0, \"tid\": -1, \"ts\": " +
+        for (uint64_t src : m_records[recordCorr].srcs)
+            truthEdge(src, m_lastCallEvent, TruthKind::EventSync);
+        syncEvent("{\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Event Sync\", \"pid\": 0, \"tid\": -1, \"ts\": " +
               fmtUs(m_baseUs + ts) + ", \"dur\": " + fmtUs(dur) +
               ", \"args\": {\"cuda_sync_kind\": \"Event Sync\", \"stream\": -1, \"correlation\": " +
               std::to_string(corr) + ", \"device\": 0" + waitArgs(recordCorr) + "}}");
@@ -467,6 +579,192 @@ private:
         streamWaitEvent(kAutogradTid, kComputeStream, done);
         end(kAutogradTid);
         end(kAutogradTid);
+    }
+
+
+    // ---------- sync-inference grid (issue 28)
+    // Any grid option (not --hip or --no-cuda-sync, which keep the draws) switches to the
+    // grid's GPU timing: whole-ns GPU timestamps (ts + dur is the end, as Kineto writes
+    // them) and a cross-stream wait that resolves 1-2.5 µs after the awaited op ends.
+    bool gridTiming() const
+    {
+        return m_opt.streams > 0 || m_opt.blockingCopies || m_opt.itemLoop > 0 || m_opt.cudaGraphs;
+    }
+
+    void gpuTimes(double start, double dur, std::string &tsText, std::string &durText) const
+    {
+        if (!gridTiming()) {
+            tsText = fmtUs(m_baseUs + start);
+            durText = fmtUs(dur);
+            return;
+        }
+        const int64_t a = std::llround((m_baseUs + start) * 1000.0);
+        const int64_t b = std::llround((m_baseUs + start + dur) * 1000.0);
+        tsText = fmtNs(a);
+        durText = fmtNs(b - a);
+    }
+
+    int branchCount() const { return std::clamp(m_opt.streams, 1, 6) - 1; }
+    static int branchStream(int b) { return kBranchStreams[b - 1]; }
+    // The compute streams: the main one and the branches.
+    std::vector<int> computeStreams() const
+    {
+        std::vector<int> out{kComputeStream};
+        for (int b = 1; b <= branchCount(); ++b)
+            out.push_back(branchStream(b));
+        return out;
+    }
+
+    std::string dtohName() const
+    {
+        return m_opt.blockingCopies && !m_opt.pageable ? "Memcpy DtoH (Device -> Pinned)"
+                                                       : "Memcpy DtoH (Device -> Pageable)";
+    }
+
+    // x.item(): a DtoH copy and a stream sync. With --blocking-copies the copy call
+    // itself waits for its copy, and the sync returns at once.
+    void item()
+    {
+        begin(kMainTid, "aten::item", "cpu_op", "aten::item(Tensor self) -> Scalar", {tensor({})}, {});
+        begin(kMainTid, "aten::_local_scalar_dense", "cpu_op", "aten::_local_scalar_dense(Tensor self) -> Scalar",
+              {tensor({})}, {});
+        launch(kMainTid, "gpu_memcpy", dtohName(), kComputeStream, 2.0, "cudaMemcpyAsync", ", \"bytes\": 4", -1,
+               m_opt.blockingCopies);
+        streamSync(kMainTid, kComputeStream);
+        end(kMainTid);
+        end(kMainTid);
+    }
+
+    // A forward layer forks into branches on side streams and joins them back.
+    void forwardBranches(int batch, int width)
+    {
+        begin(kMainTid, "parallel_branches", "user_annotation");
+        const int64_t fork = recordEvent(kMainTid, kComputeStream);
+        for (int b = 1; b <= branchCount(); ++b) {
+            const int stream = branchStream(b);
+            streamWaitEvent(kMainTid, stream, fork);
+            begin(kMainTid, "aten::gelu", "cpu_op", "aten::gelu(Tensor self, *, str approximate=\"none\") -> Tensor",
+                  {tensor({batch, width})}, {tensor({batch, width})});
+            launch(kMainTid, "kernel",
+                   "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)",
+                   stream, 6.0 + 5.0 * b);
+            end(kMainTid);
+            if (b % 2 == 0) {
+                begin(kMainTid, "aten::add", "cpu_op",
+                      "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+                      {tensor({batch, width}), tensor({batch, width})}, {tensor({batch, width})});
+                launch(kMainTid, "kernel",
+                       "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)",
+                       stream, 4.0);
+                end(kMainTid);
+            }
+        }
+        for (int b = 1; b <= branchCount(); ++b) {
+            const int64_t back = recordEvent(kMainTid, branchStream(b));
+            streamWaitEvent(kMainTid, kComputeStream, back);
+        }
+        end(kMainTid);
+    }
+
+    // A decode-like CUDA graph replay: one launch call whose correlation every replayed
+    // kernel carries. The graph forks from the main compute stream onto the others and
+    // joins back (a kernel on another stream starts right when the one it depends on
+    // ends) and ends on the main stream; the call returns long before the GPU work ends.
+    void graphReplay(int s, bool sync)
+    {
+        static const char *const kGraphKernels[] = {
+            "void gemv2T_kernel_val<int, int, float, float, float, 128, 16, 4, 4, false, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float>, float> >(cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float const>, cublasGemvTensorStridedBatched<float>, float>, float, float)",
+            "void flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4, false, false, cutlass::half_t, Flash_kernel_traits<128, 64, 128, 4, cutlass::half_t> >, false, false, false, false, true, false, false, false>(Flash_fwd_params)",
+            "void vllm::rms_norm_kernel<c10::Half, 8, 4>(c10::Half*, c10::Half const*, long, c10::Half const*, float, int, int)",
+            "void vllm::act_and_mul_kernel<c10::Half, &(c10::Half vllm::silu_kernel<c10::Half>(c10::Half const&)), true>(c10::Half*, c10::Half const*, int)",
+            "void vllm::rotary_embedding_kernel<c10::Half, true>(long const*, c10::Half*, c10::Half*, c10::Half const*, int, long, long, int, int, int)",
+        };
+        begin(kMainTid, "decode_step", "user_annotation");
+        begin(kMainTid, "CUDAGraph::replay", "cpu_op");
+        const int64_t ext = currentExt(kMainTid);
+        std::uniform_int_distribution<int> kernelCount(20, 60);
+        std::uniform_int_distribution<int> chain(1, 3);
+        int left = kernelCount(m_rng);
+        const double callUs = jitter(9.0);
+        Thread &th = thread(kMainTid);
+        const int64_t corr = m_nextCorr++;
+        const double ts = th.t + jitter(0.8);
+        th.t = ts + callUs;
+        m_lastCallTs = ts;
+        runtimeRow(kMainTid, "cudaGraphLaunch", ts, callUs, ext, corr, 311);
+        if (m_opt.truth)
+            m_opt.truth->graphLaunches.push_back(m_lastCallEvent);
+        int kernelNo = 0;
+        // One replayed kernel on `stream`, ready at `readyAt`; returns its event index and end.
+        auto kernel = [&](int stream, double readyAt, double &endAt) {
+            double &free = m_streamFree[stream];
+            const double start = std::max(free, readyAt);
+            const double dur = jitter(kernelNo % 5 == 1 ? 30.0 : 8.0 + 4.0 * (kernelNo % 3));
+            free = start + dur;
+            endAt = free;
+            event("{\"ph\": \"s\", \"id\": " + std::to_string(corr) + ", \"pid\": " + std::to_string(m_pid) +
+                  ", \"tid\": " + std::to_string(kMainTid) + ", \"ts\": " + fmtUs(m_baseUs + ts) +
+                  ", \"cat\": \"ac2g\", \"name\": \"ac2g\"}");
+            const uint64_t idx = nextEvent();
+            gpuOp(stream, idx);
+            if (m_opt.truth)
+                m_opt.truth->graphKernels.push_back(idx);
+            std::string tsText, durText;
+            gpuTimes(start, dur, tsText, durText);
+            event("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" +
+                  std::string(kGraphKernels[kernelNo % std::size(kGraphKernels)]) + "\", \"pid\": 0, \"tid\": " +
+                  std::to_string(stream) + ", \"ts\": " + tsText + ", \"dur\": " + durText +
+                  ", \"args\": {\"External id\": " + std::to_string(ext) +
+                  ", \"queued\": 0, \"device\": 0, \"context\": 1, \"stream\": " + std::to_string(stream) +
+                  ", \"correlation\": " + std::to_string(corr) + ", \"graph node id\": " +
+                  std::to_string(1000 * (s + 1) + kernelNo) + "}}");
+            event("{\"ph\": \"f\", \"id\": " + std::to_string(corr) + ", \"pid\": 0, \"tid\": " +
+                  std::to_string(stream) + ", \"ts\": " + tsText +
+                  ", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}");
+            ++kernelNo;
+            --left;
+            return idx;
+        };
+        const std::vector<int> streams = computeStreams();
+        double headEnd = 0;
+        uint64_t head = kernel(kComputeStream, ts + jitter(6.0), headEnd);
+        while (left > 0) {
+            if (streams.size() == 1) { // one stream: a plain chain
+                double endAt = 0;
+                kernel(kComputeStream, 0.0, endAt);
+                continue;
+            }
+            // Fork: a chain on each other stream after the head; then the join on the main stream.
+            std::vector<std::pair<uint64_t, double>> tails;
+            for (size_t j = 1; j < streams.size() && left > 1; ++j) {
+                const int n = std::min(chain(m_rng), left - 1);
+                double endAt = headEnd;
+                uint64_t first = 0, last = 0;
+                for (int k = 0; k < n; ++k) {
+                    last = kernel(streams[j], endAt + jitter(1.0), endAt);
+                    if (k == 0)
+                        first = last;
+                }
+                truthEdge(head, first, TruthKind::GraphDependency);
+                tails.emplace_back(last, endAt);
+            }
+            for (int k = std::min(chain(m_rng) - 1, left - 1); k > 0; --k) { // the main stream's own chain
+                double endAt = 0;
+                kernel(kComputeStream, 0.0, endAt);
+            }
+            double joinReady = 0;
+            for (const auto &[idx, endAt] : tails)
+                joinReady = std::max(joinReady, endAt);
+            head = kernel(kComputeStream, joinReady + jitter(1.0), headEnd);
+            for (const auto &[idx, endAt] : tails)
+                truthEdge(idx, head, TruthKind::GraphDependency);
+        }
+        end(kMainTid);
+        if (sync && s % 2 == 1)
+            deviceSync(kMainTid); // torch.cuda.synchronize()
+        else if (sync)
+            streamSync(kMainTid, kComputeStream);
+        end(kMainTid);
     }
 
     // ---------- one training step
@@ -525,6 +823,8 @@ private:
                    "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)",
                    kComputeStream, 4.0);
             end(kMainTid);
+            if (branchCount() > 0)
+                forwardBranches(batch, width);
         }
         // A side stream computes an auxiliary head after waiting for the trunk (wait_stream).
         {
@@ -549,14 +849,7 @@ private:
         end(kMainTid); // ## forward ##
 
         // loss.item(): a DtoH copy and a stream sync
-        begin(kMainTid, "aten::item", "cpu_op", "aten::item(Tensor self) -> Scalar", {tensor({})}, {});
-        begin(kMainTid, "aten::_local_scalar_dense", "cpu_op", "aten::_local_scalar_dense(Tensor self) -> Scalar",
-              {tensor({})}, {});
-        launch(kMainTid, "gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", kComputeStream, 2.0, "cudaMemcpyAsync",
-               ", \"bytes\": 4");
-        streamSync(kMainTid, kComputeStream);
-        end(kMainTid);
-        end(kMainTid);
+        item();
 
         // backward on the autograd thread, after the main thread hands over
         Thread &bwd = thread(kAutogradTid);
@@ -601,24 +894,49 @@ private:
         end(kMainTid);
         end(kMainTid);
 
-        if (m_opt.extraSync) { // an extra loss.item(): the A/B pairs' injected sync
-            begin(kMainTid, "aten::item", "cpu_op", "aten::item(Tensor self) -> Scalar", {tensor({})}, {});
-            begin(kMainTid, "aten::_local_scalar_dense", "cpu_op", "aten::_local_scalar_dense(Tensor self) -> Scalar",
-                  {tensor({})}, {});
-            launch(kMainTid, "gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", kComputeStream, 2.0, "cudaMemcpyAsync",
-                   ", \"bytes\": 4");
-            streamSync(kMainTid, kComputeStream);
+        if (m_opt.blockingCopies) { // metrics.cpu(): a synchronous cudaMemcpy
+            begin(kMainTid, "aten::to", "cpu_op",
+                  "aten::to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None) -> Tensor(a)", {tensor({width})},
+                  {tensor({width})});
+            begin(kMainTid, "aten::copy_", "cpu_op",
+                  "aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", {tensor({width})},
+                  {tensor({width})});
+            launch(kMainTid, "gpu_memcpy", dtohName(), kComputeStream, 3.0, "cudaMemcpy", ", \"bytes\": 2048", -1,
+                   true);
             end(kMainTid);
             end(kMainTid);
         }
+        for (int k = 0; k < m_opt.itemLoop; ++k) { // if (x != 0).item(): a small kernel, a copy and a sync
+            begin(kMainTid, "aten::ne", "cpu_op", "aten::ne.Scalar(Tensor self, Scalar other) -> Tensor",
+                  {tensor({})}, {tensor({})});
+            launch(kMainTid, "kernel",
+                   "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::compare_scalar_kernel<float>(at::TensorIteratorBase&, at::native::(anonymous namespace)::OpType, float)::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::(anonymous namespace)::compare_scalar_kernel<float>(at::TensorIteratorBase&, at::native::(anonymous namespace)::OpType, float)::{lambda(float)#1}, at::detail::Array<char*, 2>)",
+                   kComputeStream, 3.0);
+            end(kMainTid);
+            item();
+        }
+
+        if (m_opt.extraSync) // an extra loss.item(): the A/B pairs' injected sync
+            item();
+
+        // The last step of --async-tail returns without waiting for its GPU work.
+        const bool syncAtEnd = !(m_opt.asyncTail && m_opt.steps > 0 && s == m_opt.steps - 1);
 
         // step timing with a CUDA event pair, and a device-wide sync every other step
         begin(kMainTid, "step_timing", "user_annotation");
         const int64_t stop = recordEvent(kMainTid, kComputeStream);
-        eventSync(kMainTid, stop);
-        if (s % 2 == 1)
+        if (syncAtEnd && gridTiming() && s % 2 == 1) { // the grid: a device sync that waits, on every stream
             deviceSync(kMainTid);
+            eventSync(kMainTid, stop);
+        } else if (syncAtEnd) {
+            eventSync(kMainTid, stop);
+            if (s % 2 == 1)
+                deviceSync(kMainTid);
+        }
         end(kMainTid);
+
+        if (m_opt.cudaGraphs)
+            graphReplay(s, syncAtEnd);
 
         main.t += 5.0;
         // The step annotation and its host node close last.
@@ -650,6 +968,9 @@ private:
     std::map<int64_t, Thread> m_threads;
     std::map<int, double> m_streamFree{{kComputeStream, 0.0}, {kNcclStream, 0.0}, {kSideStream, 0.0}};
     std::map<int64_t, Record> m_records;
+    std::map<int, int64_t> m_lastOp;                      // event index of the last GPU op per stream
+    std::map<int, std::vector<uint64_t>> m_pendingWaits;  // stream -> awaited ops not yet gating an op
+    uint64_t m_lastCallEvent = 0;                         // event index of the last runtime row
     int64_t m_nextId = 4, m_nextRf = 1, m_nextExt = 1, m_nextCorr = 1, m_nextTensor = 1, m_evIdx = 0;
     int64_t m_stepNode = 0;
     double m_lastCallTs = 0;

@@ -21,6 +21,31 @@ struct JobTiming {
     std::string groupRanks = "[0, 1]";    // "Process Group Ranks" and distributedInfo pg_config ranks
 };
 
+// The sync dependencies the generator built in (issue 28's strip-and-compare grid):
+// every blocking call and the GPU op(s) it waited for, every stream wait and the op
+// it gated, and the dependencies inside a graph replay. src/dst are positions in
+// traceEvents of the written Kineto file (the loader's event indices).
+enum class TruthKind : uint8_t {
+    StreamSync,      // a stream synchronize -> the last op on its stream
+    EventSync,       // an event synchronize -> the last op before the record
+    ContextSync,     // a device synchronize -> the last op of every stream
+    StreamWaitEvent, // GPU->GPU: the last op before the record -> the next op on the waiting stream
+    BlockingCopy,    // a device-to-host copy call that returned after its own copy (src) ended
+    GraphDependency, // GPU->GPU inside one graph replay: src's end starts dst (another stream)
+};
+struct TruthEdge {
+    uint64_t src = 0;
+    uint64_t dst = 0;
+    TruthKind kind = TruthKind::StreamSync;
+};
+struct SyncTruth {
+    std::vector<TruthEdge> edges;
+    std::vector<uint64_t> blockingCopyCalls;  // copy calls that blocked until their own copy ended
+    std::vector<uint64_t> nonBlockingDtoH;    // device-to-host copy calls that returned before their copy ended
+    std::vector<uint64_t> graphLaunches;      // cudaGraphLaunch / hipGraphLaunch rows
+    std::vector<uint64_t> graphKernels;       // the kernels they replayed
+};
+
 struct Options {
     std::string prefix = "synthetic"; // writes <prefix>.et.json and <prefix>.kineto.json
     bool gzip = false;                // .json.gz instead
@@ -41,6 +66,26 @@ struct Options {
     // mid-backward, and timestamps on the rank's own clock (true time + clockOffsetUs).
     JobTiming *job = nullptr;
     double clockOffsetUs = 0;
+    // Sync-inference grid (issue 28). All off by default: the files and the random
+    // draws are then exactly those of a generator without these options. streams >= 1,
+    // blockingCopies, itemLoop or cudaGraphs also switch on the grid's GPU timing:
+    // whole-ns GPU timestamps and cross-stream waits that resolve 1-2.5 µs after the
+    // awaited op ends (hip and noCudaSync change no timing); on odd steps the device sync
+    // comes before the event sync, so that it waits.
+    int streams = 0;             // 0, 1: compute stream only; 2..6: each forward layer forks streams-1
+                                 // side branches (cudaEventRecord + cudaStreamWaitEvent both ways)
+    bool blockingCopies = false; // device-to-host copy calls return 2-4 µs after their copy ends (the
+                                 // call's dur covers the wait); a synchronous cudaMemcpy DtoH per step;
+                                 // the stream syncs that follow take ~1 µs
+    int itemLoop = 0;            // per step, N x (small kernel, DtoH copy, stream sync): an .item() loop
+    bool pageable = false;       // with blockingCopies: DtoH copies to pageable (else pinned) memory
+    bool cudaGraphs = false;     // each step ends with a graph replay: one cudaGraphLaunch whose correlation
+                                 // 20-60 kernels share, over the compute streams, then a stream sync
+                                 // (a device sync on odd steps)
+    bool asyncTail = false;      // the last step does not synchronise at its end: its GPU work outlasts the CPU
+    bool hip = false;            // HIP runtime names (hipLaunchKernel, hipExtLaunchKernel, hipMemcpyAsync, ...)
+    bool noCudaSync = false;     // write no cuda_sync rows (torch.profiler's default); same random draws
+    SyncTruth *truth = nullptr;  // out: the true sync dependencies of the written Kineto file
 };
 
 struct Result {
