@@ -179,8 +179,11 @@ CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalP
 {
     CriticalPathResult out;
     auto t0 = std::chrono::steady_clock::now();
-    checkCudaSyncPresent(trace, diag, options.htaExact || options.htaVersion == HtaVersion::D731cc2e);
-    const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/true);
+    const bool exact = options.htaExact || options.htaVersion == HtaVersion::D731cc2e;
+    checkCudaSyncPresent(trace, diag, exact);
+    // HTA's loader drops the last ProfilerStep; by default the whole trace keeps it
+    // and ends at its last event.
+    const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/exact || !options.annotation.empty());
     CpaContext ctx(trace, options, rowOptions, diag);
     out.timings.prepare = secondsSince(t0);
     out.loadedRows = ctx.rows.loadedRows();

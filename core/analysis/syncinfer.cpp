@@ -177,16 +177,19 @@ private:
             std::sort(v->begin(), v->end());
             v->erase(std::unique(v->begin(), v->end()), v->end());
         }
-        // Per launching thread: when it recorded an event or made a stream wait.
+        // Event records (by time) and stream waits (per thread, by time).
         for (uint32_t i = 0; i < n; ++i) {
             const KinetoEvent &e = m_events[i];
             if (!isCall(e))
                 continue;
             const RuntimeApi api = classifyRuntimeApi(m_trace.str(e.name));
-            if (api == RuntimeApi::StreamWaitEvent || api == RuntimeApi::EventRecord)
-                m_orderCalls.push_back({hta::pidKey(e), hta::tidKey(e), e.ts, i});
+            if (api == RuntimeApi::StreamWaitEvent)
+                m_waitCalls.push_back({hta::pidKey(e), hta::tidKey(e), e.ts, i});
+            else if (api == RuntimeApi::EventRecord)
+                m_recordTs.push_back(e.ts);
         }
-        std::sort(m_orderCalls.begin(), m_orderCalls.end());
+        std::sort(m_waitCalls.begin(), m_waitCalls.end());
+        std::sort(m_recordTs.begin(), m_recordTs.end());
     }
 
     static bool has(const std::vector<uint32_t> &sorted, uint32_t v)
@@ -305,15 +308,33 @@ private:
             ++m_stats.syncCallsNoWait;
     }
 
-    // A stream wait or an event record on (pid, tid) strictly between two times.
-    int32_t orderCallBetween(const KinetoEvent &launch, double after, double before) const
+    // A stream wait on the thread of `launch`, after `after` and before `before`; -1 when none.
+    int32_t waitBetween(const KinetoEvent &launch, double after, double before) const
     {
         const hta::IdKey pid = hta::pidKey(launch), tid = hta::tidKey(launch);
-        auto it = std::upper_bound(m_orderCalls.begin(), m_orderCalls.end(), std::make_tuple(pid, tid, after, ~0u));
-        if (it == m_orderCalls.end() || !(std::get<0>(*it) == pid) || !(std::get<1>(*it) == tid) ||
+        auto it = std::upper_bound(m_waitCalls.begin(), m_waitCalls.end(), std::make_tuple(pid, tid, after, ~0u));
+        if (it == m_waitCalls.end() || !(std::get<0>(*it) == pid) || !(std::get<1>(*it) == tid) ||
             !(std::get<2>(*it) < before))
             return -1;
         return static_cast<int32_t>(std::get<3>(*it));
+    }
+
+    // The calls that can order op o before op g on another stream: an event recorded
+    // after o's launch, then a stream wait after that record and before g's launch, on
+    // the thread that launched g or o (traces without any cudaEventRecord: the wait
+    // alone). Returns the wait call, -1 when there is none.
+    int32_t orderingWait(const Gpu &o, const Gpu &g) const
+    {
+        double after = o.launchTs;
+        if (!m_recordTs.empty()) {
+            auto r = std::upper_bound(m_recordTs.begin(), m_recordTs.end(), o.launchTs);
+            if (r == m_recordTs.end() || !(*r < g.launchTs))
+                return -1;
+            after = *r;
+        }
+        const double before = g.launchTs + 1e-9;
+        const int32_t w = waitBetween(m_events[static_cast<uint32_t>(g.launch)], after, before);
+        return w >= 0 ? w : waitBetween(m_events[static_cast<uint32_t>(o.launch)], after, before);
     }
 
     void gpuToGpu()
@@ -359,7 +380,7 @@ private:
             if (o.corr == g.corr && g.corr >= 0)
                 shownBy = g.launch; // inside one graph replay
             else if (o.launch >= 0)
-                shownBy = orderCallBetween(m_events[static_cast<uint32_t>(g.launch)], o.launchTs, g.launchTs + 1e-9);
+                shownBy = orderingWait(o, g);
             if (shownBy < 0)
                 continue;
             add(o.ev, g.ev, static_cast<uint32_t>(shownBy), SyncKind::StreamWaitEvent, true,
@@ -376,7 +397,8 @@ private:
     std::vector<uint32_t> m_byEnd, m_byCorr;
     std::vector<int64_t> m_rowCorr;
     std::vector<uint32_t> m_coveredCalls, m_coveredGpu;
-    std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_orderCalls;
+    std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_waitCalls;
+    std::vector<double> m_recordTs;
     std::vector<SyncEdge> m_out;
 };
 
