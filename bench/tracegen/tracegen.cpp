@@ -643,7 +643,7 @@ private:
         for (int b = 1; b <= branchCount(); ++b) {
             const int stream = branchStream(b);
             streamWaitEvent(kMainTid, stream, fork);
-            begin(kMainTid, "aten::gelu", "cpu_op", "aten::gelu(Tensor self, *, str approximate=\"none\") -> Tensor",
+            begin(kMainTid, "aten::gelu", "cpu_op", "aten::gelu(Tensor self, *, str approximate='none') -> Tensor",
                   {tensor({batch, width})}, {tensor({batch, width})});
             launch(kMainTid, "kernel",
                    "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::GeluCUDAKernelImpl(at::TensorIteratorBase&, at::native::GeluType)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)",

@@ -332,6 +332,13 @@ void TestSyncInference::generatorOptions()
     const tracegen::Result hip = tracegen::generate(o);
     QVERIFY(testutil::readText(withRows.hostPath) == testutil::readText(noRows.hostPath));
     QVERIFY(testutil::readText(withRows.hostPath) == testutil::readText(hip.hostPath));
+    {
+        // The host ET of every new option is valid (an op schema once had raw quotes).
+        Diagnostics hd;
+        const LoadedTrace host = loadTrace(withRows.hostPath, hd);
+        QVERIFY2(host.complete && host.host && !hd.hasErrors(),
+                 hd.items().empty() ? "" : hd.items().front().message.c_str());
+    }
 
     auto full = loadKineto(withRows.devicePath);
     auto bare = loadKineto(noRows.devicePath);
