@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <tuple>
 
 namespace syncscope {
@@ -90,14 +91,25 @@ constexpr double kCopyClockSlackUs = 1.0;
 // GPU ops looked at per synchronising call, at most.
 constexpr size_t kMaxScan = 4096;
 
+// A runtime or driver call, copied out of the (large) event records once.
+struct Call {
+    uint32_t ev;
+    RuntimeApi api;
+    int64_t corr;
+    double ts, dur;
+    double end() const { return ts + dur; }
+};
+
+// A GPU op (48 bytes: these arrays are filled once, and fresh pages are most of
+// what the pass costs).
 struct Gpu {
     uint32_t ev;
-    double ts, end;
-    hta::IdKey device;
-    int64_t stream;
+    uint32_t lane;   // dense id of its (device, stream)
+    uint32_t device; // dense id of its device
+    int32_t launch;  // its launching call, -1 when unknown
     int64_t corr;
-    double launchTs;     // ts of its launching call, NaN when unknown
-    int32_t launch;      // its launching call, -1 when unknown
+    double ts, end;
+    double launchTs; // ts of its launching call, NaN when unknown
 };
 
 class Inference
@@ -127,69 +139,151 @@ private:
         return (e.kind == EventKind::Runtime || e.kind == EventKind::Driver) && usable(e);
     }
 
+    // Names are classified once per string, on first use.
+    RuntimeApi apiOfName(StrId name)
+    {
+        if (name >= m_api.size())
+            return RuntimeApi::Other;
+        if (!m_apiKnown[name]) {
+            m_api[name] = classifyRuntimeApi(m_trace.strings.view(name));
+            m_apiKnown[name] = 1;
+        }
+        return m_api[name];
+    }
+
+    static bool waits(RuntimeApi api)
+    {
+        return api == RuntimeApi::Copy || api == RuntimeApi::CopyAsync || api == RuntimeApi::StreamSync ||
+               api == RuntimeApi::DeviceSync || api == RuntimeApi::EventSync;
+    }
+
+    // Dense ids of devices and (device, stream) lanes. Usually a handful, but a file
+    // may have any number: a map, with the last lane remembered.
+    uint32_t laneOf(const KinetoEvent &e, uint32_t &device)
+    {
+        const std::pair<hta::IdKey, int64_t> key{hta::pidKey(e), e.htaStream()};
+        if (m_lastLane < m_lanes.size() && m_lanes[m_lastLane] == key) {
+            device = m_laneDevice[m_lastLane];
+            return m_lastLane;
+        }
+        auto [it, added] = m_laneIds.try_emplace(key, static_cast<uint32_t>(m_lanes.size()));
+        if (added) {
+            auto [d, newDevice] = m_deviceIds.try_emplace(key.first, static_cast<uint32_t>(m_deviceIds.size()));
+            (void)newDevice;
+            m_lanes.push_back(key);
+            m_laneDevice.push_back(d->second);
+        }
+        m_lastLane = it->second;
+        device = m_laneDevice[m_lastLane];
+        return m_lastLane;
+    }
+
     void index(const std::vector<SyncEdge> &recorded)
     {
+        // Two passes over the events (reads are cheap; fresh pages are not): count,
+        // then copy out exactly what the rules read.
         const uint32_t n = static_cast<uint32_t>(m_events.size());
-        // Launching calls by correlation (the runtime/driver row of each correlation id).
-        std::vector<std::pair<int64_t, uint32_t>> callByCorr;
+        m_api.assign(m_trace.strings.size(), RuntimeApi::Other);
+        m_apiKnown.assign(m_trace.strings.size(), 0);
+        size_t gpuOps = 0, waitingCalls = 0, corrCalls = 0;
+        int64_t maxCorr = -1;
         for (uint32_t i = 0; i < n; ++i) {
             const KinetoEvent &e = m_events[i];
-            if (isCall(e) && e.correlation >= 0)
-                callByCorr.emplace_back(e.correlation, i);
+            if (isCall(e)) {
+                waitingCalls += waits(apiOfName(e.name)) ? 1 : 0;
+                if (e.correlation >= 0) {
+                    ++corrCalls;
+                    maxCorr = std::max(maxCorr, e.correlation);
+                }
+            } else if (isGpuActivity(e.kind) && usable(e) && e.htaStream() >= 0) {
+                ++gpuOps;
+            }
+        }
+        // The launching call of each correlation (the first in the file). Correlation
+        // ids are small counters in practice: a direct table then, a sorted list
+        // otherwise (ids from an untrusted file may be anything).
+        const bool dense = maxCorr >= 0 && static_cast<uint64_t>(maxCorr) <= 4ull * n + 1024;
+        std::vector<int32_t> callAt;
+        std::vector<std::pair<int64_t, uint32_t>> callByCorr;
+        if (dense)
+            callAt.assign(static_cast<size_t>(maxCorr) + 1, -1);
+        else
+            callByCorr.reserve(corrCalls);
+        m_calls.reserve(waitingCalls);
+        m_gpu.reserve(gpuOps);
+        for (uint32_t i = 0; i < n; ++i) {
+            const KinetoEvent &e = m_events[i];
+            if (isCall(e)) {
+                const RuntimeApi api = apiOfName(e.name);
+                if (waits(api))
+                    m_calls.push_back({i, api, e.correlation, e.ts, e.dur});
+                else if (api == RuntimeApi::StreamWaitEvent)
+                    m_waitCalls.push_back({hta::pidKey(e), hta::tidKey(e), e.ts, i});
+                else if (api == RuntimeApi::EventRecord)
+                    m_recordTs.push_back(e.ts);
+                if (e.correlation < 0)
+                    continue;
+                if (!dense)
+                    callByCorr.emplace_back(e.correlation, i);
+                else if (callAt[static_cast<size_t>(e.correlation)] < 0)
+                    callAt[static_cast<size_t>(e.correlation)] = static_cast<int32_t>(i);
+            } else if (isGpuActivity(e.kind)) {
+                if (!usable(e) || e.htaStream() < 0)
+                    continue;
+                uint32_t device = 0;
+                const uint32_t lane = laneOf(e, device);
+                m_gpu.push_back({i, lane, device, -1, e.correlation, e.ts, e.end(),
+                                 std::numeric_limits<double>::quiet_NaN()});
+            } else if (e.kind == EventKind::CudaSync && e.correlation >= 0) {
+                m_rowCorr.push_back(e.correlation);
+            }
         }
         std::sort(callByCorr.begin(), callByCorr.end());
-        auto callOf = [&](int64_t corr) -> int32_t {
-            auto it = std::lower_bound(callByCorr.begin(), callByCorr.end(), std::make_pair(corr, 0u));
-            return it != callByCorr.end() && it->first == corr ? static_cast<int32_t>(it->second) : -1;
-        };
-        for (uint32_t i = 0; i < n; ++i) {
-            const KinetoEvent &e = m_events[i];
-            if (!isGpuActivity(e.kind) || !usable(e) || e.htaStream() < 0)
-                continue;
-            const int32_t call = e.correlation >= 0 ? callOf(e.correlation) : -1;
-            m_gpu.push_back({i, e.ts, e.end(), hta::pidKey(e), e.htaStream(), e.correlation,
-                             call >= 0 ? m_events[static_cast<uint32_t>(call)].ts
-                                       : std::numeric_limits<double>::quiet_NaN(),
-                             call});
-        }
-        // By end: the GPU ops a blocking call may have waited for.
-        m_byEnd.resize(m_gpu.size());
-        for (uint32_t k = 0; k < m_byEnd.size(); ++k)
-            m_byEnd[k] = k;
-        std::sort(m_byEnd.begin(), m_byEnd.end(), [&](uint32_t a, uint32_t b) {
-            return m_gpu[a].end != m_gpu[b].end ? m_gpu[a].end < m_gpu[b].end : m_gpu[a].ev < m_gpu[b].ev;
-        });
-        // By correlation: a copy call's own copies, a graph launch's replayed ops.
-        m_byCorr.resize(m_gpu.size());
-        for (uint32_t k = 0; k < m_byCorr.size(); ++k)
-            m_byCorr[k] = k;
-        std::sort(m_byCorr.begin(), m_byCorr.end(), [&](uint32_t a, uint32_t b) {
-            return std::tie(m_gpu[a].corr, m_gpu[a].ev) < std::tie(m_gpu[b].corr, m_gpu[b].ev);
-        });
-        // Calls with a cuda_sync row, and what the recorded edges already cover.
-        for (uint32_t i = 0; i < n; ++i)
-            if (m_events[i].kind == EventKind::CudaSync && m_events[i].correlation >= 0)
-                m_rowCorr.push_back(m_events[i].correlation);
+        std::sort(m_waitCalls.begin(), m_waitCalls.end());
+        std::sort(m_recordTs.begin(), m_recordTs.end());
         std::sort(m_rowCorr.begin(), m_rowCorr.end());
+        for (Gpu &g : m_gpu) {
+            if (g.corr < 0)
+                continue;
+            if (dense) {
+                g.launch = g.corr <= maxCorr ? callAt[static_cast<size_t>(g.corr)] : -1;
+            } else {
+                auto it = std::lower_bound(callByCorr.begin(), callByCorr.end(), std::make_pair(g.corr, 0u));
+                g.launch = it != callByCorr.end() && it->first == g.corr ? static_cast<int32_t>(it->second) : -1;
+            }
+            if (g.launch >= 0)
+                g.launchTs = m_events[static_cast<uint32_t>(g.launch)].ts;
+        }
         for (const SyncEdge &e : recorded)
             (e.gpuToGpu ? m_coveredGpu : m_coveredCalls).push_back(e.dst);
         for (auto *v : {&m_coveredGpu, &m_coveredCalls}) {
             std::sort(v->begin(), v->end());
             v->erase(std::unique(v->begin(), v->end()), v->end());
         }
-        // Event records (by time) and stream waits (per thread, by time).
-        for (uint32_t i = 0; i < n; ++i) {
-            const KinetoEvent &e = m_events[i];
-            if (!isCall(e))
-                continue;
-            const RuntimeApi api = classifyRuntimeApi(m_trace.str(e.name));
-            if (api == RuntimeApi::StreamWaitEvent)
-                m_waitCalls.push_back({hta::pidKey(e), hta::tidKey(e), e.ts, i});
-            else if (api == RuntimeApi::EventRecord)
-                m_recordTs.push_back(e.ts);
+        // By end: the GPU ops a blocking call may have waited for.
+        {
+            std::vector<std::pair<double, uint32_t>> keys(m_gpu.size());
+            for (uint32_t k = 0; k < keys.size(); ++k)
+                keys[k] = {m_gpu[k].end, k};
+            std::sort(keys.begin(), keys.end());
+            m_byEnd.resize(keys.size());
+            m_endSorted.resize(keys.size());
+            for (size_t k = 0; k < keys.size(); ++k) {
+                m_byEnd[k] = keys[k].second;
+                m_endSorted[k] = keys[k].first;
+            }
         }
-        std::sort(m_waitCalls.begin(), m_waitCalls.end());
-        std::sort(m_recordTs.begin(), m_recordTs.end());
+        // By correlation: a copy call's own copies, a graph launch's replayed ops.
+        {
+            // m_gpu is in event order, so (correlation, position) orders ties by event.
+            std::vector<std::pair<int64_t, uint32_t>> keys(m_gpu.size());
+            for (uint32_t k = 0; k < keys.size(); ++k)
+                keys[k] = {m_gpu[k].corr, k};
+            std::sort(keys.begin(), keys.end());
+            m_byCorr.resize(keys.size());
+            for (size_t k = 0; k < keys.size(); ++k)
+                m_byCorr[k] = keys[k].second;
+        }
     }
 
     static bool has(const std::vector<uint32_t> &sorted, uint32_t v)
@@ -213,36 +307,30 @@ private:
 
     void gpuToCpu()
     {
-        const uint32_t n = static_cast<uint32_t>(m_events.size());
-        for (uint32_t c = 0; c < n; ++c) {
-            const KinetoEvent &e = m_events[c];
-            if (!isCall(e))
-                continue;
-            const RuntimeApi api = classifyRuntimeApi(m_trace.str(e.name));
-            if (api != RuntimeApi::Copy && api != RuntimeApi::CopyAsync && api != RuntimeApi::StreamSync &&
-                api != RuntimeApi::DeviceSync && api != RuntimeApi::EventSync)
-                continue;
-            const bool row = e.correlation >= 0 && std::binary_search(m_rowCorr.begin(), m_rowCorr.end(), e.correlation);
-            if (has(m_coveredCalls, c)) {
+        for (const Call &call : m_calls) {
+            const RuntimeApi api = call.api;
+            const bool row = call.corr >= 0 && std::binary_search(m_rowCorr.begin(), m_rowCorr.end(), call.corr);
+            if (has(m_coveredCalls, call.ev)) {
                 ++m_stats.callsWithRows;
                 continue;
             }
             const size_t before = m_out.size();
             if (api == RuntimeApi::Copy || api == RuntimeApi::CopyAsync)
-                copyWait(c, api);
+                copyWait(call);
             else
-                syncWait(c, api);
+                syncWait(call);
             if (row && m_out.size() > before)
                 ++m_stats.rowsWithoutEdge;
         }
     }
 
-    void copyWait(uint32_t c, RuntimeApi api)
+    void copyWait(const Call &call)
     {
-        const KinetoEvent &call = m_events[c];
-        if (call.correlation < 0)
+        const RuntimeApi api = call.api;
+        const uint32_t c = call.ev;
+        if (call.corr < 0)
             return;
-        const auto [lo, hi] = corrRange(call.correlation);
+        const auto [lo, hi] = corrRange(call.corr);
         int32_t own = -1;
         bool blocks = false;
         for (size_t k = lo; k < hi; ++k) {
@@ -269,18 +357,18 @@ private:
         add(g.ev, c, c, SyncKind::BlockingCopy, false, std::clamp(g.end - call.ts, 0.0, std::max(0.0, call.dur)));
     }
 
-    void syncWait(uint32_t c, RuntimeApi api)
+    void syncWait(const Call &call)
     {
-        const KinetoEvent &call = m_events[c];
+        const RuntimeApi api = call.api;
+        const uint32_t c = call.ev;
         const double t0 = call.ts, t1 = call.end();
         // GPU ops that ended inside the call and were launched before it began.
-        auto hiIt = std::upper_bound(m_byEnd.begin(), m_byEnd.end(), t1,
-                                     [&](double t, uint32_t k) { return t < m_gpu[k].end; });
+        auto hiIt = m_byEnd.begin() + (std::upper_bound(m_endSorted.begin(), m_endSorted.end(), t1) - m_endSorted.begin());
         const SyncKind kind = api == RuntimeApi::StreamSync  ? SyncKind::StreamSync
                               : api == RuntimeApi::EventSync ? SyncKind::EventSync
                                                              : SyncKind::ContextSync;
         const double dur = std::max(0.0, call.dur);
-        std::vector<std::pair<hta::IdKey, int64_t>> seen; // streams already given an edge (device sync)
+        std::vector<uint32_t> seen; // lanes already given an edge (device sync)
         bool any = false;
         // Bounded: a long wait while other threads launch thousands of ops must not
         // make the pass quadratic; the awaited op ends last, so it comes early.
@@ -297,7 +385,7 @@ private:
                 return;
             }
             // A device sync waits for every stream: the last op to end on each.
-            const auto key = std::make_pair(g.device, g.stream);
+            const uint32_t key = g.lane;
             if (std::find(seen.begin(), seen.end(), key) != seen.end())
                 continue;
             seen.push_back(key);
@@ -339,14 +427,23 @@ private:
 
     void gpuToGpu()
     {
-        // Ops per (device, stream) in start order: the previous op on the stream.
-        std::vector<uint32_t> byStream(m_gpu.size());
-        for (uint32_t k = 0; k < byStream.size(); ++k)
-            byStream[k] = k;
-        auto streamKey = [&](uint32_t k) {
-            return std::make_tuple(m_gpu[k].device, m_gpu[k].stream, m_gpu[k].ts, m_gpu[k].ev);
-        };
-        std::sort(byStream.begin(), byStream.end(), [&](uint32_t a, uint32_t b) { return streamKey(a) < streamKey(b); });
+        // Ops per lane in start order: the previous op on the stream. Bucketed by
+        // lane keeping event order, then a lane is sorted by start only when the file
+        // did not already list it in order (Kineto usually does).
+        std::vector<uint32_t> laneStart(m_lanes.size() + 1, 0);
+        for (const Gpu &g : m_gpu)
+            ++laneStart[g.lane + 1];
+        for (size_t l = 1; l < laneStart.size(); ++l)
+            laneStart[l] += laneStart[l - 1];
+        std::vector<uint32_t> byStream(m_gpu.size()), fill(laneStart.begin(), laneStart.end() - 1);
+        for (uint32_t k = 0; k < m_gpu.size(); ++k)
+            byStream[fill[m_gpu[k].lane]++] = k;
+        auto startLess = [&](uint32_t a, uint32_t b) { return m_gpu[a].ts != m_gpu[b].ts ? m_gpu[a].ts < m_gpu[b].ts : a < b; };
+        for (size_t l = 0; l + 1 < laneStart.size(); ++l) {
+            auto lo = byStream.begin() + laneStart[l], hi = byStream.begin() + laneStart[l + 1];
+            if (!std::is_sorted(lo, hi, startLess))
+                std::sort(lo, hi, startLess);
+        }
         for (size_t j = 0; j < byStream.size(); ++j) {
             const Gpu &g = m_gpu[byStream[j]];
             if (g.launch < 0 || has(m_coveredGpu, g.ev))
@@ -354,7 +451,7 @@ private:
             double ready = g.launchTs;
             if (j > 0) {
                 const Gpu &p = m_gpu[byStream[j - 1]];
-                if (p.device == g.device && p.stream == g.stream)
+                if (p.lane == g.lane)
                     ready = std::max(ready, p.end);
             }
             if (g.ts - ready < m_o.minQueuedUs)
@@ -366,14 +463,13 @@ private:
     void inferStreamWait(const Gpu &g, double ready)
     {
         // The op on another stream of the same device that ended last before g started.
-        auto it = std::upper_bound(m_byEnd.begin(), m_byEnd.end(), g.ts,
-                                   [&](double t, uint32_t k) { return t < m_gpu[k].end; });
+        auto it = m_byEnd.begin() + (std::upper_bound(m_endSorted.begin(), m_endSorted.end(), g.ts) - m_endSorted.begin());
         while (it != m_byEnd.begin()) {
             --it;
             const Gpu &o = m_gpu[*it];
             if (o.end < g.ts - m_o.streamWaitSlackUs || o.end <= ready)
                 return;
-            if (!(o.device == g.device) || o.stream == g.stream || !(g.launchTs < o.end))
+            if (o.device != g.device || o.lane == g.lane || !(g.launchTs < o.end))
                 continue;
             // Evidence of an ordering between the two launches.
             int32_t shownBy = -1;
@@ -394,7 +490,16 @@ private:
     const SyncInferenceOptions &m_o;
     SyncInferenceStats &m_stats;
     std::vector<Gpu> m_gpu;
+    std::vector<RuntimeApi> m_api; // per StrId
+    std::vector<uint8_t> m_apiKnown;
+    std::vector<Call> m_calls; // the calls that can block (syncs, copies), in event order
+    std::map<hta::IdKey, uint32_t> m_deviceIds;
+    std::map<std::pair<hta::IdKey, int64_t>, uint32_t> m_laneIds;
+    std::vector<std::pair<hta::IdKey, int64_t>> m_lanes; // (device, stream)
+    std::vector<uint32_t> m_laneDevice;
+    uint32_t m_lastLane = ~0u;
     std::vector<uint32_t> m_byEnd, m_byCorr;
+    std::vector<double> m_endSorted; // m_gpu[m_byEnd[k]].end
     std::vector<int64_t> m_rowCorr;
     std::vector<uint32_t> m_coveredCalls, m_coveredGpu;
     std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_waitCalls;
