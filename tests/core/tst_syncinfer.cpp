@@ -71,6 +71,7 @@ private slots:
     void criticalPathFollowsInferredWait();
     void graphReplayIsOnThePath();
     void everyLaunchApiLaunches();
+    void bundledGraphTrace();
 };
 
 void TestSyncInfer::runtimeApiNames()
@@ -313,6 +314,48 @@ void TestSyncInfer::everyLaunchApiLaunches()
     QCOMPARE(exact.edgeCountsByType()[size_t(CpEdgeType::KernelLaunchDelay)], size_t(0));
     QVERIFY(def.weightUs >= 350 - 1e-9); // 100 -> 102 in the op, 102 -> 150 launch, 300 kernel
     QVERIFY(exact.weightUs < 301);         // the kernel alone
+}
+
+void TestSyncInfer::bundledGraphTrace()
+{
+    // tests/data/device/tracegen_graphs_no_sync: no cuda_sync rows, a graph replay per
+    // step over 3 streams, blocking copies. By default the replayed kernels are on the
+    // whole-trace path and it ends at the last GPU op; HTA keeps at most one kernel
+    // of each replay and no sync edge.
+    Diagnostics diag;
+    auto t = cptest::load(testutil::fixture("device/tracegen_graphs_no_sync.kineto.json.gz"), diag);
+    QVERIFY(t);
+    std::vector<int64_t> graphCorr;
+    double gpuEnd = 0;
+    for (const KinetoEvent &e : t->events) {
+        if (e.kind == EventKind::Runtime && classifyRuntimeApi(t->str(e.name)) == RuntimeApi::GraphLaunch)
+            graphCorr.push_back(e.correlation);
+        if (isGpuActivity(e.kind))
+            gpuEnd = std::max(gpuEnd, e.end());
+    }
+    QCOMPARE(graphCorr.size(), size_t(2));
+    auto replayedOnPath = [&](const CriticalPathResult &r) {
+        size_t n = 0;
+        for (uint32_t ev : r.criticalEvents)
+            n += isGpuActivity(t->events[ev].kind) &&
+                         std::count(graphCorr.begin(), graphCorr.end(), t->events[ev].correlation)
+                     ? 1
+                     : 0;
+        return n;
+    };
+    const std::vector<SyncEdge> edges = findAllSyncEdges(*t, diag);
+    const SyncWaitTotals totals = syncWaitTotals(edges);
+    QVERIFY(totals.byKind[size_t(SyncKind::BlockingCopy)].inferred > 0);
+    QVERIFY(totals.byKind[size_t(SyncKind::StreamWaitEvent)].inferred > 0);
+    QCOMPARE(totals.inferredEdges(), edges.size());
+    const CriticalPathResult def = wholePath(*t, false);
+    const CriticalPathResult exact = wholePath(*t, true);
+    QVERIFY(def.success && exact.success);
+    QVERIFY2(replayedOnPath(def) >= 10, qPrintable(QString::number(replayedOnPath(def))));
+    QVERIFY(replayedOnPath(exact) <= 2);
+    const int32_t last = def.pathNodes.back();
+    QVERIFY(std::abs(def.graph.nodeTime[last] + def.window.startAbsUs - gpuEnd) <= 1.0);
+    QVERIFY(exact.syncEdges.empty());
 }
 
 QTEST_GUILESS_MAIN(TestSyncInfer)
