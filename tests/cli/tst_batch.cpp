@@ -359,7 +359,7 @@ void TestBatch::htaVersionOption()
 void TestBatch::inferredSyncInTheOutputs()
 {
     // DLRM rank 0 has no cuda_sync rows but 10 calls that blocked on the GPU (8 stream
-    // syncs, 2 DtoH copies) and 2 queued kernels behind a stream wait: by default all
+    // syncs, 2 DtoH copies) and 3 queued GPU ops behind a stream wait: by default all
     // are inferred and reach the report, the text summary and the critical-path file;
     // --hta-exact gives HTA's answer (no sync edge at all, a shorter path).
     const QString dev = fixture("pairs/param_dlrm_rank0/rank0.kineto.json.gz");
@@ -367,13 +367,13 @@ void TestBatch::inferredSyncInTheOutputs()
     const Run r = syncscope({"--batch", "--device", dev, "--report", QString::fromStdString(dir + "/r.json"),
                              "--critical-path", QString::fromStdString(dir + "/cp.json")});
     QCOMPARE(r.code, 0);
-    QVERIFY2(r.err.contains("sync     12 edges (12 inferred, 2 from blocking copies)"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("sync     13 edges (13 inferred, 2 from blocking copies)"), qPrintable(r.err));
     QVERIFY2(r.err.contains("top waits") && r.err.contains("cudaStreamSynchronize in aten::copy_ waited for"),
              qPrintable(r.err));
     QVERIFY2(r.err.contains("inferred from the runtime calls"), qPrintable(r.err));
     auto rep = nlohmann::json::parse(testutil::readText(dir + "/r.json"));
-    QCOMPARE(rep["sync"]["edges"].get<int>(), 12);
-    QCOMPARE(rep["sync"]["inferred_edges"].get<int>(), 12);
+    QCOMPARE(rep["sync"]["edges"].get<int>(), 13);
+    QCOMPARE(rep["sync"]["inferred_edges"].get<int>(), 13);
     QCOMPARE(rep["sync"]["blocking_copies"].get<int>(), 2);
     QCOMPARE(rep["sync"]["cuda_sync_events"].get<bool>(), false);
     QCOMPARE(rep["sync"]["by_kind"]["Stream Sync"]["inferred"].get<int>(), 8);
