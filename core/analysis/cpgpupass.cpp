@@ -88,11 +88,7 @@ public:
         } else if (prevEnd >= 0 &&
                    (m_ctx.d731 || m_g.nodeTime[start] - m_g.nodeTime[prevEnd] < kKernelKernelThresholdUs) &&
                    (syncEnd < 0 || m_g.nodeTime[syncEnd] < m_g.nodeTime[prevEnd])) {
-            // In-order execution on the stream: the gap after the previous activity.
-            attributeEdge(m_g,
-                          m_g.addEdge(prevEnd, start, CpEdgeType::KernelKernelDelay,
-                                      m_g.nodeTime[start] - m_g.nodeTime[prevEnd]),
-                          -1);
+            kernelKernelEdge(prevEnd, start);
             edgeAdded = true;
         }
         if (!edgeAdded)
@@ -103,6 +99,15 @@ public:
     }
 
 private:
+    // In-order execution on the stream: the gap after the previous activity.
+    void kernelKernelEdge(int32_t prevEnd, int32_t start)
+    {
+        attributeEdge(m_g,
+                      m_g.addEdge(prevEnd, start, CpEdgeType::KernelKernelDelay,
+                                  m_g.nodeTime[start] - m_g.nodeTime[prevEnd]),
+                      -1);
+    }
+
     // An op of a graph replay (one launch, many GPU ops): the launch starts the first
     // op of the replay on each stream; the rest follow in stream order.
     void replayed(uint32_t g, int32_t prev, int32_t prevEnd, int32_t runtime, int32_t syncEnd, int32_t start,
@@ -124,10 +129,7 @@ private:
             }
         }
         if (prev >= 0 && prevEnd >= 0 && (syncEnd < 0 || m_g.nodeTime[syncEnd] < m_g.nodeTime[prevEnd])) {
-            attributeEdge(m_g,
-                          m_g.addEdge(prevEnd, start, CpEdgeType::KernelKernelDelay,
-                                      m_g.nodeTime[start] - m_g.nodeTime[prevEnd]),
-                          -1);
+            kernelKernelEdge(prevEnd, start);
             edgeAdded = true;
         }
         if (!edgeAdded)
