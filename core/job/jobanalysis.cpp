@@ -176,6 +176,7 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
     for (uint32_t k : order)
         sorted.push_back(std::move(job.collectives[k]));
     job.collectives = std::move(sorted);
+    decomposeLateness(ranks, use, offsetNs, job.collectives);
 
     // Waits per rank.
     std::unordered_map<int64_t, size_t> statsOf;

@@ -21,6 +21,19 @@ struct JobOptions {
     std::vector<WhatIfRule> whatIf; // --what-if rules (docs/what_if.md, "Jobs"); none: no what-if
 };
 
+// Why a rank arrived late at a collective, relative to the earliest arriver e
+// (docs/job_analysis.md, "Lateness"): the interval since its previous common
+// synchronisation point s (its previous collective's end, or for its first
+// collective its step start) is split into start skew (s_r - s_e) and work
+// excess ((a_r - s_r) - (a_e - s_e)), each clamped to what is left of the lateness.
+struct RankLateness {
+    double lateUs = 0;        // arrival - earliest arrival, >= 0
+    double startSkewUs = 0;   // explained by starting the interval later
+    double workExcessUs = 0;  // explained by a longer interval than the earliest arriver's
+    double unexplainedUs = 0; // the rest (0 unless a part was negative)
+    bool fromWindowStart = false; // s is the step (or trace) start: no earlier collective in the window
+};
+
 // One collective instance matched across the ranks that took part.
 struct MatchedCollective {
     std::string name;               // collective name (or kernel name when unknown)
@@ -34,6 +47,11 @@ struct MatchedCollective {
     int64_t lastArrivalRank = -1;
     double spreadUs = 0;            // last arrival - first arrival
     bool complete = true;           // every expected participant was found
+    std::map<int64_t, RankLateness> lateness; // rank -> why it arrived when it did
+    // The last arriver's lateness is mostly start skew at its first collective of the
+    // window: the cause lies before what was recorded (often the profiler starting
+    // later on that rank), so nobody's work is blamed.
+    bool windowEdge = false;
 };
 
 struct RankJobStats {

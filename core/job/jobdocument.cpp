@@ -65,7 +65,39 @@ std::string fixed(double v, int decimals = 2)
     return buf;
 }
 
-std::string column(std::string s, size_t width, bool right = true)
+std::string column(std::string s, size_t width, bool right = true);
+
+// Why the last arrivers of the collectives that cost the most waits came late: start
+// skew (at the window edge: not the rank's work) or work excess.
+std::string latenessLines(const JobAnalysis &job)
+{
+    std::vector<uint32_t> order;
+    for (uint32_t k = 0; k < job.collectives.size(); ++k)
+        if (waitCausedUs(job.collectives[k]) > 0 && job.collectives[k].lateness.count(job.collectives[k].lastArrivalRank))
+            order.push_back(k);
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return waitCausedUs(job.collectives[a]) > waitCausedUs(job.collectives[b]);
+    });
+    if (order.size() > 3)
+        order.resize(3);
+    std::string s;
+    for (uint32_t k : order) {
+        const MatchedCollective &c = job.collectives[k];
+        const RankLateness &l = c.lateness.at(c.lastArrivalRank);
+        s += "  " + c.name + " #" + std::to_string(k) + ": rank " + std::to_string(c.lastArrivalRank) + " came " +
+             fixed(l.lateUs / 1e3) + " ms after the first = start skew " + fixed(l.startSkewUs / 1e3) +
+             " ms + work excess " + fixed(l.workExcessUs / 1e3) + " ms";
+        if (l.unexplainedUs > 0.0005)
+            s += " + " + fixed(l.unexplainedUs / 1e3) + " ms unexplained";
+        if (c.windowEdge)
+            s += "; window edge: it started the recorded step later (often the profiler starting later on that "
+                 "rank), not slower work";
+        s += "\n";
+    }
+    return s.empty() ? s : "Why the last arrivers were late (top collectives by waits caused):\n" + s;
+}
+
+std::string column(std::string s, size_t width, bool right)
 {
     if (s.size() >= width)
         return s;
@@ -238,6 +270,8 @@ std::string formatJobSummary(const JobReportInput &in)
             s += "\n";
         }
     }
+    if (in.analysis)
+        s += latenessLines(*in.analysis);
     if (in.analysis && in.analysis->criticalPath.valid)
         s += "Job critical path: " + fixed(in.analysis->criticalPath.weightUs / 1e3) + " ms through rank(s) " +
              [&] {

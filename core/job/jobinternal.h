@@ -59,4 +59,8 @@ JobWhatIf jobWhatIf(const std::vector<RankSummary> &ranks, const std::vector<uin
 
 double median(std::vector<double> values); // 0 for none
 
+// Fills MatchedCollective::lateness and windowEdge (joblateness.cpp). O(participations).
+void decomposeLateness(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
+                       const std::vector<double> &offsetNs, std::vector<MatchedCollective> &collectives);
+
 } // namespace syncscope::job

@@ -22,6 +22,18 @@ nlohmann::json byRank(const std::map<int64_t, double> &values)
     return o;
 }
 
+nlohmann::json latenessJson(const std::map<int64_t, RankLateness> &values)
+{
+    nlohmann::json o = nlohmann::json::object();
+    for (const auto &[rank, l] : values)
+        o[std::to_string(rank)] = {{"late_us", ns(l.lateUs)},
+                                   {"start_skew_us", ns(l.startSkewUs)},
+                                   {"work_excess_us", ns(l.workExcessUs)},
+                                   {"unexplained_us", ns(l.unexplainedUs)},
+                                   {"from_window_start", l.fromWindowStart}};
+    return o;
+}
+
 } // namespace
 
 nlohmann::json rankJobJson(const RankJobStats &s)
@@ -76,7 +88,9 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                                {"wait_us", byRank(c.waitUs)},
                                {"last_arrival_rank", c.lastArrivalRank},
                                {"spread_us", ns(c.spreadUs)},
-                               {"wait_caused_us", ns(waitCausedUs(c))}});
+                               {"wait_caused_us", ns(waitCausedUs(c))},
+                               {"lateness", latenessJson(c.lateness)},
+                               {"window_edge", c.windowEdge}});
     std::unordered_map<int64_t, const RankJobStats *> statsOf;
     for (const RankJobStats &s : job.ranks)
         statsOf.emplace(s.rank, &s); // the first summary of a rank is the one analysed

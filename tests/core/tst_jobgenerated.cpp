@@ -146,6 +146,13 @@ void TestJobGenerated::stragglerNamed()
     }
     QVERIFY(std::abs(suffered - caused) < 1e-6);
     QCOMPARE(collectivesDelayedBy(m_job, 5, 10).size(), size_t(4));
+    // The straggler's compute is slower: its lateness is work excess, never a window edge
+    // (every rank starts its steps at the same aligned time).
+    for (const MatchedCollective &c : m_job.collectives) {
+        const RankLateness &l = c.lateness.at(5);
+        QVERIFY(!c.windowEdge);
+        QVERIFY2(l.workExcessUs >= 0.9 * l.lateUs, qPrintable(QString("%1 of %2").arg(l.workExcessUs).arg(l.lateUs)));
+    }
 }
 
 void TestJobGenerated::criticalPathThroughStraggler()
