@@ -63,6 +63,11 @@ struct RankJobStats {
     double collectiveWaitCausedUs = 0;
     int64_t lastArrivals = 0;
     int64_t collectives = 0;        // matched instances this rank took part in
+    // collectiveWaitCausedUs split by why this rank came last (each instance's waits
+    // in proportion to its lateness parts): its extra work, its start skew, the rest.
+    double workDelayCostUs = 0;
+    double startSkewCostUs = 0;
+    double unexplainedCostUs = 0;
 };
 
 struct JobCriticalPathRow {
@@ -87,7 +92,10 @@ struct JobAnalysis {
     int64_t clockReferenceRank = -1;
     std::vector<RankJobStats> ranks;           // same order as the input summaries
     std::vector<MatchedCollective> collectives; // in aligned time order
-    std::vector<int64_t> stragglers;           // ranks sorted by waits caused, descending
+    // Ranks whose extra work made others wait, by that delay cost (descending); a rank
+    // that was last only because it started later is not one of them.
+    std::vector<int64_t> stragglers;
+    std::vector<int64_t> startSkewed;          // ranks whose start skew made others wait, by that cost
     JobCriticalPath criticalPath;
     std::optional<JobWhatIf> whatIf;           // with JobOptions::whatIf
     Diagnostics diagnostics;                   // unmatched / inconsistent collectives, alignment problems

@@ -202,7 +202,7 @@ std::string buildJobReportJson(const JobReportInput &in)
     r["ranks"] = rows;
 
     const ojson cross = in.analysis ? ojson(jobAnalysisJson(*in.analysis)) : ojson(nullptr);
-    for (const char *key : {"collectives", "stragglers", "job_critical_path"})
+    for (const char *key : {"collectives", "stragglers", "start_skew", "job_critical_path"})
         r[key] = cross.is_object() && cross.contains(key) ? cross[key] : ojson(nullptr);
     if (cross.is_object() && cross.contains("what_if"))
         r["what_if"] = cross["what_if"];
@@ -244,12 +244,14 @@ std::string formatJobSummary(const JobReportInput &in)
     }
 
     if (in.analysis && !in.analysis->stragglers.empty()) {
-        s += "Top stragglers (waits they caused):\n";
+        s += "Top stragglers (waits their extra work caused):\n";
         for (size_t i = 0; i < in.analysis->stragglers.size() && i < 3; ++i) {
             const int64_t rank = in.analysis->stragglers[i];
             const auto it = stats.find(rank);
             if (it == stats.end() || it->second->collectiveWaitCausedUs <= 0)
                 break;
+            s += "  rank " + std::to_string(rank) + ": " + fixed(it->second->workDelayCostUs / 1e3) +
+                 " ms by extra work;";
             // The collectives this rank held back most: the others' waits where it came last.
             std::vector<std::pair<double, const MatchedCollective *>> delayed;
             for (const auto &c : in.analysis->collectives)
@@ -260,8 +262,8 @@ std::string formatJobSummary(const JobReportInput &in)
                     delayed.emplace_back(caused, &c);
                 }
             std::sort(delayed.begin(), delayed.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
-            s += "  rank " + std::to_string(rank) + ": " + fixed(it->second->collectiveWaitCausedUs / 1e3) +
-                 " ms caused, last in " + std::to_string(it->second->lastArrivals) + " collective(s)";
+            s += " " + fixed(it->second->collectiveWaitCausedUs / 1e3) + " ms caused in all, last in " +
+                 std::to_string(it->second->lastArrivals) + " collective(s)";
             for (size_t k = 0; k < delayed.size() && k < 3; ++k)
                 s += std::string(k ? ", " : "; most: ") + delayed[k].second->name + " #" +
                      std::to_string(delayed[k].second - in.analysis->collectives.data()) +
@@ -269,6 +271,16 @@ std::string formatJobSummary(const JobReportInput &in)
                      " " + fixed(delayed[k].first / 1e3) + " ms";
             s += "\n";
         }
+    }
+    if (in.analysis && !in.analysis->startSkewed.empty()) {
+        s += "Start skew (waits caused by starting later, not by work):";
+        for (size_t i = 0; i < in.analysis->startSkewed.size() && i < 3; ++i) {
+            const auto it = stats.find(in.analysis->startSkewed[i]);
+            if (it != stats.end())
+                s += std::string(i ? "," : "") + " rank " + std::to_string(it->first) + " " +
+                     fixed(it->second->startSkewCostUs / 1e3) + " ms";
+        }
+        s += "\n";
     }
     if (in.analysis)
         s += latenessLines(*in.analysis);

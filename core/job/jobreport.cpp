@@ -44,7 +44,9 @@ nlohmann::json rankJobJson(const RankJobStats &s)
             {"collective_wait_us", ns(s.collectiveWaitUs)},
             {"collective_wait_caused_us", ns(s.collectiveWaitCausedUs)},
             {"last_arrivals", s.lastArrivals},
-            {"collectives", s.collectives}};
+            {"collectives", s.collectives},
+            {"work_delay_cost_us", ns(s.workDelayCostUs)},
+            {"start_skew_cost_us", ns(s.startSkewCostUs)}};
 }
 
 nlohmann::json jobWhatIfJson(const JobWhatIf &w)
@@ -98,9 +100,22 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
     for (int64_t rank : job.stragglers) {
         const RankJobStats &s = *statsOf.at(rank);
         stragglers.push_back({{"rank", rank},
+                              {"work_delay_cost_us", ns(s.workDelayCostUs)},
+                              {"start_skew_us", ns(s.startSkewCostUs)},
                               {"collective_wait_caused_us", ns(s.collectiveWaitCausedUs)},
                               {"last_arrivals", s.lastArrivals},
                               {"worst_collectives", collectivesDelayedBy(job, rank, 5)}});
+    }
+    nlohmann::json skewed = nlohmann::json::array();
+    for (int64_t rank : job.startSkewed) {
+        const RankJobStats &s = *statsOf.at(rank);
+        std::vector<uint32_t> edges;
+        for (uint32_t k = 0; k < job.collectives.size(); ++k)
+            if (job.collectives[k].windowEdge && job.collectives[k].lastArrivalRank == rank)
+                edges.push_back(k);
+        skewed.push_back({{"rank", rank},
+                          {"start_skew_cost_us", ns(s.startSkewCostUs)},
+                          {"window_edge_collectives", edges}});
     }
     const JobCriticalPath &cp = job.criticalPath;
     nlohmann::json path = nlohmann::json::array();
@@ -124,6 +139,7 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
     nlohmann::json out = {{"clock_reference_rank", job.clockReferenceRank},
                           {"collectives", collectives},
                           {"stragglers", stragglers},
+                          {"start_skew", skewed},
                           {"job_critical_path", critical},
                           {"job_diagnostics", diagnostics}};
     if (job.whatIf)

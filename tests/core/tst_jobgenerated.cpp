@@ -153,6 +153,8 @@ void TestJobGenerated::stragglerNamed()
         QVERIFY(!c.windowEdge);
         QVERIFY2(l.workExcessUs >= 0.9 * l.lateUs, qPrintable(QString("%1 of %2").arg(l.workExcessUs).arg(l.lateUs)));
     }
+    QVERIFY(s.workDelayCostUs >= 0.9 * s.collectiveWaitCausedUs);
+    QVERIFY(m_job.startSkewed.empty());
 }
 
 void TestJobGenerated::criticalPathThroughStraggler()
