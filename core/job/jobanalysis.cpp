@@ -221,6 +221,7 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
     };
     job.stragglers = ranked(&RankJobStats::workDelayCostUs);
     job.startSkewed = ranked(&RankJobStats::startSkewCostUs);
+    findRootCauses(ranks, use, offsetNs, job);
 
     job.criticalPath = jobCriticalPath(ranks, use, job.collectives, offsetNs, job.diagnostics);
     if (!options.whatIf.empty())

@@ -34,6 +34,24 @@ struct RankLateness {
     bool fromWindowStart = false; // s is the step (or trace) start: no earlier collective in the window
 };
 
+// An op of the last arriver that ran longer than the same op on the other ranks in
+// the same interval (docs/job_analysis.md, "Root causes").
+struct RootCauseOp {
+    int64_t rank = -1;
+    std::string op;
+    bool gpu = false;
+    double startUs = 0, durUs = 0; // aligned start, duration
+    double excessUs = 0;           // duration - median of the same op (name, occurrence) on the other ranks
+};
+
+// The waits an op caused (Scalasca's delay cost): direct at the collective its excess
+// delayed, propagated where a rank that waited there was then late itself.
+struct DelayCost {
+    int64_t rank = -1;
+    std::string op;
+    double directUs = 0, propagatedUs = 0;
+};
+
 // One collective instance matched across the ranks that took part.
 struct MatchedCollective {
     std::string name;               // collective name (or kernel name when unknown)
@@ -52,6 +70,7 @@ struct MatchedCollective {
     // window: the cause lies before what was recorded (often the profiler starting
     // later on that rank), so nobody's work is blamed.
     bool windowEdge = false;
+    std::vector<RootCauseOp> rootCauses; // the last arriver's ops with the most excess, at most 5
 };
 
 struct RankJobStats {
@@ -96,6 +115,7 @@ struct JobAnalysis {
     // that was last only because it started later is not one of them.
     std::vector<int64_t> stragglers;
     std::vector<int64_t> startSkewed;          // ranks whose start skew made others wait, by that cost
+    std::vector<DelayCost> delayCosts;         // per (rank, op), by direct + propagated, descending
     JobCriticalPath criticalPath;
     std::optional<JobWhatIf> whatIf;           // with JobOptions::whatIf
     Diagnostics diagnostics;                   // unmatched / inconsistent collectives, alignment problems

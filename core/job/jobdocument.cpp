@@ -93,6 +93,20 @@ std::string latenessLines(const JobAnalysis &job)
             s += "; window edge: it started the recorded step later (often the profiler starting later on that "
                  "rank), not slower work";
         s += "\n";
+        if (!c.windowEdge && !c.rootCauses.empty() && l.workExcessUs > 0) {
+            size_t waited = 0;
+            for (const auto &[r, w] : c.waitUs)
+                waited += r != c.lastArrivalRank && w > 0 ? 1 : 0;
+            const RootCauseOp &top = c.rootCauses.front();
+            s += "    rank " + std::to_string(c.lastArrivalRank) + " made " + std::to_string(waited) + " rank(s) wait " +
+                 fixed(waitCausedUs(c) / 1e3) + " ms at " + c.name + " #" + std::to_string(k) + ": ";
+            // Only an op whose excess explains a good part of the extra work is named as the cause.
+            if (top.excessUs >= 0.25 * l.workExcessUs)
+                s += top.op + " ran " + fixed(top.excessUs / 1e3, 3) + " ms longer than on the other ranks\n";
+            else
+                s += "no single op explains its " + fixed(l.workExcessUs / 1e3) + " ms of extra work (largest: " +
+                     top.op + " +" + fixed(top.excessUs / 1e3, 3) + " ms)\n";
+        }
     }
     return s.empty() ? s : "Why the last arrivers were late (top collectives by waits caused):\n" + s;
 }
@@ -202,7 +216,7 @@ std::string buildJobReportJson(const JobReportInput &in)
     r["ranks"] = rows;
 
     const ojson cross = in.analysis ? ojson(jobAnalysisJson(*in.analysis)) : ojson(nullptr);
-    for (const char *key : {"collectives", "stragglers", "start_skew", "job_critical_path"})
+    for (const char *key : {"collectives", "stragglers", "start_skew", "delay_costs", "job_critical_path"})
         r[key] = cross.is_object() && cross.contains(key) ? cross[key] : ojson(nullptr);
     if (cross.is_object() && cross.contains("what_if"))
         r["what_if"] = cross["what_if"];

@@ -59,6 +59,16 @@ JobWhatIf jobWhatIf(const std::vector<RankSummary> &ranks, const std::vector<uin
 
 double median(std::vector<double> values); // 0 for none
 
+// The rank's previous synchronisation point before its collective k (own clock, ns):
+// the end of its previous collective kernel in the same step, else the start of the
+// step holding the collective (the trace start when none); fromWindowStart says which.
+int64_t previousSyncNs(const RankSummary &r, uint32_t k, bool &fromWindowStart);
+
+// Fills MatchedCollective::rootCauses and JobAnalysis::delayCosts (jobrootcause.cpp).
+// Linear in the ops of the intervals compared.
+void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
+                    const std::vector<double> &offsetNs, JobAnalysis &job);
+
 // Fills MatchedCollective::lateness and windowEdge (joblateness.cpp). O(participations).
 void decomposeLateness(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
                        const std::vector<double> &offsetNs, std::vector<MatchedCollective> &collectives);

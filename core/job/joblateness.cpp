@@ -16,9 +16,8 @@ namespace {
 // its first collective of the window makes the collective a window edge.
 constexpr double kWindowEdgeShare = 0.5;
 
-// The rank's previous synchronisation point before its collective `k`, own clock
-// (ns): the end of its previous collective kernel, else the start of the step that
-// holds the collective, else the trace start. `fromWindowStart` says which.
+} // namespace
+
 int64_t previousSyncNs(const RankSummary &r, uint32_t k, bool &fromWindowStart)
 {
     const RankCollective &c = r.collectives[k];
@@ -37,8 +36,6 @@ int64_t previousSyncNs(const RankSummary &r, uint32_t k, bool &fromWindowStart)
     fromWindowStart = true;
     return std::min(stepStart, c.startNs);
 }
-
-} // namespace
 
 void decomposeLateness(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
                        const std::vector<double> &offsetNs, std::vector<MatchedCollective> &collectives)

@@ -22,6 +22,19 @@ nlohmann::json byRank(const std::map<int64_t, double> &values)
     return o;
 }
 
+nlohmann::json rootCausesJson(const std::vector<RootCauseOp> &causes)
+{
+    nlohmann::json a = nlohmann::json::array();
+    for (const RootCauseOp &r : causes)
+        a.push_back({{"rank", r.rank},
+                     {"op", r.op},
+                     {"gpu", r.gpu},
+                     {"start_us", ns(r.startUs)},
+                     {"dur_us", ns(r.durUs)},
+                     {"excess_us", ns(r.excessUs)}});
+    return a;
+}
+
 nlohmann::json latenessJson(const std::map<int64_t, RankLateness> &values)
 {
     nlohmann::json o = nlohmann::json::object();
@@ -92,7 +105,8 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                                {"spread_us", ns(c.spreadUs)},
                                {"wait_caused_us", ns(waitCausedUs(c))},
                                {"lateness", latenessJson(c.lateness)},
-                               {"window_edge", c.windowEdge}});
+                               {"window_edge", c.windowEdge},
+                               {"root_causes", rootCausesJson(c.rootCauses)}});
     std::unordered_map<int64_t, const RankJobStats *> statsOf;
     for (const RankJobStats &s : job.ranks)
         statsOf.emplace(s.rank, &s); // the first summary of a rank is the one analysed
@@ -117,6 +131,15 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                           {"start_skew_cost_us", ns(s.startSkewCostUs)},
                           {"window_edge_collectives", edges}});
     }
+    // The ops that cost the most waits (at most 50: a large job has thousands).
+    nlohmann::json delayCosts = nlohmann::json::array();
+    for (size_t k = 0; k < job.delayCosts.size() && k < 50; ++k) {
+        const DelayCost &d = job.delayCosts[k];
+        delayCosts.push_back({{"rank", d.rank},
+                              {"op", d.op},
+                              {"direct_us", ns(d.directUs)},
+                              {"propagated_us", ns(d.propagatedUs)}});
+    }
     const JobCriticalPath &cp = job.criticalPath;
     nlohmann::json path = nlohmann::json::array();
     for (const JobCriticalPathRow &row : cp.path)
@@ -140,6 +163,7 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                           {"collectives", collectives},
                           {"stragglers", stragglers},
                           {"start_skew", skewed},
+                          {"delay_costs", delayCosts},
                           {"job_critical_path", critical},
                           {"job_diagnostics", diagnostics}};
     if (job.whatIf)

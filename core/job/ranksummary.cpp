@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cmath>
+#include <tuple>
 #include <unordered_map>
 
 namespace syncscope {
@@ -79,6 +80,12 @@ std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vec
         if (isCpuSideOp(e.kind) && e.has(KinetoEvent::HasExternalId) && a.collectiveName != kNoString)
             cpuOpWithArgs.emplace(e.externalId, a.event);
     }
+    // When each correlation's runtime call started (the CPU side of a launch).
+    std::unordered_map<int64_t, int64_t> launchAt;
+    for (const KinetoEvent &e : trace.events)
+        if ((e.kind == EventKind::Runtime || e.kind == EventKind::Driver) && e.correlation >= 0 &&
+            e.has(KinetoEvent::HasTs))
+            launchAt.emplace(e.correlation, e.tsNs);
     std::vector<RankCollective> out;
     for (uint32_t i = 0; i < trace.events.size(); ++i) {
         const KinetoEvent &e = trace.events[i];
@@ -115,6 +122,8 @@ std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vec
         c.endNs = e.endNs();
         c.step = stepOf(steps, c.startNs);
         c.event = i;
+        if (const auto l = launchAt.find(e.correlation); e.correlation >= 0 && l != launchAt.end())
+            c.launchNs = l->second;
         out.push_back(std::move(c));
     }
     std::stable_sort(out.begin(), out.end(),
@@ -228,6 +237,91 @@ RankCpGraph compactGraph(const KinetoTrace &trace, const CriticalPathResult &cp,
 
 } // namespace
 
+// The ops from the analysed window's start on (GPU work outlasts the step), at most
+// kMaxRankOps of them, names interned per rank.
+// Per picked CPU op, the GPU waits of the blocking calls inside it on its thread
+// (a sweep per thread with a stack of the open ops: O((ops + calls) x depth)).
+static std::vector<int64_t> blockedNs(const KinetoTrace &trace, const std::vector<uint32_t> &picked,
+                                      const std::vector<SyncEdge> &sync)
+{
+    std::vector<int64_t> out(picked.size(), 0);
+    struct Item {
+        int64_t pid, tid, ts;
+        int kind; // 0 op start, 1 wait
+        size_t index;
+        int64_t endNs, waitNs;
+    };
+    std::vector<Item> items;
+    for (size_t k = 0; k < picked.size(); ++k) {
+        const KinetoEvent &e = trace.events[picked[k]];
+        if (!isGpuActivity(e.kind))
+            items.push_back({e.pid, e.tid, e.tsNs, 0, k, e.endNs(), 0});
+    }
+    for (const SyncEdge &edge : sync) {
+        if (edge.gpuToGpu || edge.waitUs <= 0 || edge.dst >= trace.events.size())
+            continue;
+        const KinetoEvent &c = trace.events[edge.dst];
+        items.push_back({c.pid, c.tid, c.tsNs, 1, 0, c.endNs(), std::llround(edge.waitUs * 1000.0)});
+    }
+    std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+        return std::tie(a.pid, a.tid, a.ts, a.kind) < std::tie(b.pid, b.tid, b.ts, b.kind);
+    });
+    std::vector<const Item *> open;
+    for (size_t a = 0; a < items.size(); ++a) {
+        if (a == 0 || items[a].pid != items[a - 1].pid || items[a].tid != items[a - 1].tid)
+            open.clear();
+        const Item &it = items[a];
+        while (!open.empty() && open.back()->endNs <= it.ts)
+            open.pop_back();
+        if (it.kind == 0) {
+            open.push_back(&it);
+            continue;
+        }
+        for (const Item *op : open) // every open op encloses the call
+            if (op->endNs >= it.endNs)
+                out[op->index] += it.waitNs;
+    }
+    return out;
+}
+
+static void windowOps(const KinetoTrace &trace, RankSummary &s, const std::vector<SyncEdge> &sync)
+{
+    int64_t fromNs = trace.minTsNs;
+    for (const RankStep &st : s.steps)
+        if (st.number == s.criticalPath.windowStep && s.criticalPath.windowStep >= 0)
+            fromNs = st.startNs;
+    std::vector<uint32_t> picked;
+    for (uint32_t i = 0; i < trace.events.size(); ++i) {
+        const KinetoEvent &e = trace.events[i];
+        const bool gpu = isGpuActivity(e.kind);
+        if (!(gpu || isCpuSideOp(e.kind)) || !e.has(KinetoEvent::HasTs) || e.ph != 'X' || e.tsNs < fromNs)
+            continue;
+        if (e.kind == EventKind::UserAnnotation && trace.str(e.name).substr(0, 13) == "ProfilerStep#")
+            continue;
+        picked.push_back(i);
+    }
+    std::stable_sort(picked.begin(), picked.end(),
+                     [&](uint32_t a, uint32_t b) { return trace.events[a].tsNs < trace.events[b].tsNs; });
+    if (picked.size() > kMaxRankOps) {
+        s.diagnostics.warning("job.ops_truncated", trace.path + ": the window has " + std::to_string(picked.size()) +
+                                              " ops; the first " + std::to_string(kMaxRankOps) +
+                                              " are compared across ranks (root causes of waits)",
+                     trace.path);
+        picked.resize(kMaxRankOps);
+    }
+    const std::vector<int64_t> blocked = blockedNs(trace, picked, sync);
+    std::unordered_map<StrId, uint32_t> nameIndex;
+    s.ops.reserve(picked.size());
+    for (size_t k = 0; k < picked.size(); ++k) {
+        const KinetoEvent &e = trace.events[picked[k]];
+        auto [it, added] = nameIndex.try_emplace(e.name, static_cast<uint32_t>(s.opNames.size()));
+        if (added)
+            s.opNames.emplace_back(trace.str(e.name));
+        const int64_t dur = std::max<int64_t>(0, e.durNs);
+        s.ops.push_back({it->second, isGpuActivity(e.kind), e.tsNs, dur, std::min(dur, blocked[k])});
+    }
+}
+
 RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
 {
     RankSummary s;
@@ -264,6 +358,7 @@ RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
     if (analysis.criticalPath)
         s.criticalPath = compactGraph(trace, *analysis.criticalPath, s.collectives,
                                       windowStep(s.steps, *analysis.criticalPath));
+    windowOps(trace, s, analysis.syncEdges);
     for (const StepResult &step : analysis.steps) {
         for (RankStep &st : s.steps) {
             if (st.name != step.name || std::llabs(st.startNs - std::llround(step.startUs * 1000.0)) > 1000)

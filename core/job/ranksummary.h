@@ -36,6 +36,7 @@ struct RankCollective {
     int64_t stream = -1;
     int64_t device = -1;
     int64_t startNs = 0, endNs = 0; // kernel start / end, own clock
+    int64_t launchNs = -1;      // start of the runtime call that launched it (same correlation), -1 unknown
     int32_t step = -1;          // index into RankSummary::steps of the step containing startNs, -1 none
     uint32_t event = 0;         // Kineto event index in the rank's trace (for the GUI / per-rank files)
 };
@@ -81,6 +82,21 @@ struct RankCpGraph {
     std::vector<std::pair<std::string, double>> summaryPct; // bound_by -> percent, as the single-rank report
 };
 
+// An op of the analysed window, for comparing what the ranks did between two
+// collectives (root causes of waits): CPU ops and annotations of every thread
+// (not ProfilerStep#N) and GPU kernels, copies and memsets.
+struct RankOp {
+    uint32_t name = 0;          // index into RankSummary::opNames
+    bool gpu = false;
+    int64_t startNs = 0, durNs = 0;
+    // Time a CPU op spent blocked on the GPU in the calls it made (the waits of its
+    // sync edges): not its own work, so not compared across ranks.
+    int64_t waitNs = 0;
+};
+// At most this many ops per rank are kept (the first ones of the window), so the
+// summaries MPI gathers stay bounded.
+constexpr size_t kMaxRankOps = 200000;
+
 struct RankLinkStats {
     bool present = false;
     int64_t hostOps = 0, hostOpsLinked = 0, hostOpsWithTwin = 0;
@@ -100,6 +116,8 @@ struct RankSummary {
     std::vector<RankStep> steps;
     std::vector<RankCollective> collectives; // ascending startNs
     RankCpGraph criticalPath;   // of the analysed window (the same step on every rank)
+    std::vector<std::string> opNames;
+    std::vector<RankOp> ops;    // the window's ops (its step, to the trace end; else the trace), ascending startNs
     Diagnostics diagnostics;
     std::vector<std::pair<std::string, std::string>> outputs; // kind -> path written for this rank
 };

@@ -15,7 +15,7 @@ namespace syncscope {
 namespace {
 
 constexpr char kMagic[4] = {'S', 'S', 'R', 'S'};
-constexpr uint32_t kVersion = 1; // bump on any layout change
+constexpr uint32_t kVersion = 2; // bump on any layout change
 
 class Writer
 {
@@ -191,7 +191,7 @@ std::string serializeRankSummary(const RankSummary &s)
         w.str(c.collectiveName);
         w.str(c.processGroup);
         w.str(c.groupRanks);
-        for (int64_t v : {c.groupSize, c.seq, c.peer, c.stream, c.device, c.startNs, c.endNs})
+        for (int64_t v : {c.groupSize, c.seq, c.peer, c.stream, c.device, c.startNs, c.endNs, c.launchNs})
             w.num(v);
         w.num(c.step);
         w.num(c.event);
@@ -225,6 +225,17 @@ std::string serializeRankSummary(const RankSummary &s)
     w.num(g.weightUs);
     w.num(g.windowStep);
     writePairs(w, g.summaryPct);
+    w.num(static_cast<uint32_t>(s.opNames.size()));
+    for (const std::string &name : s.opNames)
+        w.str(name);
+    w.num(static_cast<uint32_t>(s.ops.size()));
+    for (const RankOp &op : s.ops) {
+        w.num(op.name);
+        w.num(static_cast<uint8_t>(op.gpu));
+        w.num(op.startNs);
+        w.num(op.durNs);
+        w.num(op.waitNs);
+    }
     writeDiagnostics(w, s.diagnostics);
     w.num(static_cast<uint32_t>(s.outputs.size()));
     for (const auto &[kind, path] : s.outputs) {
@@ -272,13 +283,13 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             st.criticalPathUs = r.num<double>();
             st.summaryPct = readPairs(r);
         }
-        s.collectives.resize(r.count(16 + 56 + 8, "collectives"));
+        s.collectives.resize(r.count(16 + 64 + 8, "collectives"));
         for (RankCollective &c : s.collectives) {
             c.kernelName = r.str();
             c.collectiveName = r.str();
             c.processGroup = r.str();
             c.groupRanks = r.str();
-            for (int64_t *v : {&c.groupSize, &c.seq, &c.peer, &c.stream, &c.device, &c.startNs, &c.endNs})
+            for (int64_t *v : {&c.groupSize, &c.seq, &c.peer, &c.stream, &c.device, &c.startNs, &c.endNs, &c.launchNs})
                 *v = r.num<int64_t>();
             c.step = r.num<int32_t>();
             if (c.step < -1 || c.step >= static_cast<int32_t>(s.steps.size()))
@@ -324,6 +335,20 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
         g.weightUs = r.num<double>();
         g.windowStep = r.num<int64_t>();
         g.summaryPct = readPairs(r);
+        s.opNames.resize(r.count(4, "op names"));
+        for (std::string &name : s.opNames)
+            name = r.str();
+        s.ops.resize(r.count(4 + 1 + 24, "ops"));
+        for (RankOp &op : s.ops) {
+            op.name = r.num<uint32_t>();
+            if (op.name >= s.opNames.size())
+                throw Corrupt("an op names string " + std::to_string(op.name) + " of " +
+                              std::to_string(s.opNames.size()));
+            op.gpu = r.flag();
+            op.startNs = r.num<int64_t>();
+            op.durNs = r.num<int64_t>();
+            op.waitNs = r.num<int64_t>();
+        }
         s.diagnostics = readDiagnostics(r);
         s.outputs.resize(r.count(8, "outputs"));
         for (auto &[kind, path] : s.outputs) {

@@ -161,8 +161,8 @@ void TestBatchJob::twoRankJobEndToEnd()
     for (const auto &[k, v] : j.items())
         keys.push_back(k);
     std::sort(keys.begin(), keys.end());
-    QCOMPARE(keys, (std::vector<std::string>{"collectives", "job", "job_critical_path", "ranks", "start_skew",
-                                             "stragglers", "timing"}));
+    QCOMPARE(keys, (std::vector<std::string>{"collectives", "delay_costs", "job", "job_critical_path", "ranks",
+                                             "start_skew", "stragglers", "timing"}));
     for (const char *k : {"world_size", "ranks_found", "ranks", "clock_reference_rank", "exit_code", "diagnostics"})
         QVERIFY2(j["job"].contains(k), k);
     QCOMPARE(j["job"]["world_size"], 8);

@@ -7,6 +7,9 @@
 #include "session/analysis.h"
 #include "testutil.h"
 
+#include <algorithm>
+#include <climits>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -45,11 +48,98 @@ inline void shiftClock(syncscope::RankSummary &s, int64_t deltaNs)
     for (auto &c : s.collectives) {
         c.startNs += deltaNs;
         c.endNs += deltaNs;
+        if (c.launchNs >= 0)
+            c.launchNs += deltaNs;
     }
     for (auto &op : s.criticalPath.ops)
         op.startNs += deltaNs;
+    for (auto &op : s.ops)
+        op.startNs += deltaNs;
     for (auto &n : s.criticalPath.nodes)
         n.timeNs += deltaNs;
+}
+
+// Moves the GPU-side times t >= from of a summary (kernel starts/ends, GPU ops, the
+// critical-path nodes and ops) by delta; a collective's own end is left to the caller.
+inline void shiftGpuFrom(syncscope::RankSummary &s, int64_t from, int64_t delta)
+{
+    for (auto &c : s.collectives) {
+        if (c.startNs >= from)
+            c.startNs += delta;
+        if (c.endNs >= from)
+            c.endNs += delta;
+    }
+    for (auto &op : s.ops)
+        if (op.gpu && op.startNs >= from)
+            op.startNs += delta;
+    for (auto &op : s.criticalPath.ops)
+        if (op.startNs >= from)
+            op.startNs += delta;
+    for (auto &n : s.criticalPath.nodes)
+        if (n.timeNs >= from)
+            n.timeNs += delta;
+}
+
+// Slows CPU op `op` of summary `victim` by `deltaNs`, as a rank would see it: its CPU
+// runs deltaNs later from the op's end on (the ops around it take longer), so it
+// launches its next collective k that much later and that kernel starts that much
+// later; the others wait longer at k, whose kernel then ends later on every rank by
+// what the last arrival moved, and so does all GPU work after it. `job` is the
+// analysis of `ranks` before the change (for the aligned arrivals).
+inline void slowOp(std::vector<syncscope::RankSummary> &ranks, const syncscope::JobAnalysis &job, size_t victim,
+                   size_t op, int64_t deltaNs)
+{
+    using namespace syncscope;
+    RankSummary &v = ranks[victim];
+    const RankOp slowed = v.ops[op];
+    const int64_t end = slowed.startNs + slowed.durNs;
+    // The collective it delays: the first launched after the op ends.
+    uint32_t k = 0;
+    while (k < v.collectives.size() && v.collectives[k].launchNs < end)
+        ++k;
+    if (k == v.collectives.size())
+        return;
+    const MatchedCollective *c = nullptr;
+    for (const MatchedCollective &m : job.collectives)
+        for (size_t p = 0; p < m.ranks.size(); ++p)
+            if (m.ranks[p] == v.rank && m.index[p] == k)
+                c = &m;
+    if (!c)
+        return;
+    double lastOther = -1e300;
+    for (const auto &[r, a] : c->arrivalUs)
+        if (r != v.rank)
+            lastOther = std::max(lastOther, a);
+    const double newArrival = c->arrivalUs.at(v.rank) + double(deltaNs) / 1000.0;
+    const int64_t moved = std::max<int64_t>(
+        0, std::llround((std::max(newArrival, lastOther) - std::max(c->arrivalUs.at(v.rank), lastOther)) * 1000.0));
+    // The victim's CPU.
+    for (auto &o : v.ops) {
+        if (o.gpu)
+            continue;
+        if (o.startNs <= slowed.startNs && o.startNs + o.durNs >= end)
+            o.durNs += deltaNs; // the op and the ops around it
+        else if (o.startNs >= end)
+            o.startNs += deltaNs;
+    }
+    for (auto &col : v.collectives)
+        if (col.launchNs >= end)
+            col.launchNs += deltaNs;
+    // Collective k: later on the victim, ends later everywhere; the GPU work after it too.
+    const int64_t startK = v.collectives[k].startNs, endK = v.collectives[k].endNs;
+    shiftGpuFrom(v, endK, moved);
+    v.collectives[k].startNs = startK + deltaNs;
+    v.collectives[k].endNs = endK + moved;
+    for (size_t p = 0; p < c->ranks.size(); ++p) {
+        if (c->ranks[p] == v.rank)
+            continue;
+        for (RankSummary &r : ranks)
+            if (r.rank == c->ranks[p]) {
+                const int64_t e = r.collectives[c->index[p]].endNs;
+                shiftGpuFrom(r, e + 1, moved);
+                r.collectives[c->index[p]].endNs = e + moved;
+            }
+    }
 }
 
 inline const syncscope::RankJobStats &stats(const syncscope::JobAnalysis &job, int64_t rank)

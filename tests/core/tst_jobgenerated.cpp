@@ -155,6 +155,21 @@ void TestJobGenerated::stragglerNamed()
     }
     QVERIFY(s.workDelayCostUs >= 0.9 * s.collectiveWaitCausedUs);
     QVERIFY(m_job.startSkewed.empty());
+    // Its slower compute kernels are the root causes, and carry the delay costs.
+    for (const MatchedCollective &c : m_job.collectives) {
+        QVERIFY(!c.rootCauses.empty());
+        QCOMPARE(c.rootCauses.front().rank, int64_t(5));
+        QVERIFY2(c.rootCauses.front().gpu, c.rootCauses.front().op.c_str());
+        QVERIFY(c.rootCauses.front().excessUs > 0);
+    }
+    QVERIFY(!m_job.delayCosts.empty());
+    double direct = 0;
+    for (const DelayCost &d : m_job.delayCosts) {
+        QCOMPARE(d.rank, int64_t(5));
+        direct += d.directUs + d.propagatedUs;
+    }
+    QVERIFY2(std::abs(direct - s.workDelayCostUs) <= 0.01 * s.workDelayCostUs,
+             qPrintable(QString("%1 vs %2").arg(direct).arg(s.workDelayCostUs)));
 }
 
 void TestJobGenerated::criticalPathThroughStraggler()

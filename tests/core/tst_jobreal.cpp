@@ -22,6 +22,8 @@ private slots:
     void referenceRankOption();
     void criticalPath();
     void latenessIsStartSkewAtTheWindowEdge();
+    void slowedOpIsTheRootCause_data();
+    void slowedOpIsTheRootCause();
 
 private:
     std::vector<RankSummary> m_ranks;
@@ -182,6 +184,81 @@ void TestJobReal::latenessIsStartSkewAtTheWindowEdge()
     QCOMPARE(m_job.startSkewed, std::vector<int64_t>{7});
     for (int64_t r : m_job.stragglers)
         QVERIFY(jobtest::stats(m_job, r).workDelayCostUs >= 0.05 * jobtest::stats(m_job, r).collectiveWaitCausedUs);
+}
+
+void TestJobReal::slowedOpIsTheRootCause_data()
+{
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<int>("collective"); // the victim's collective index the slowed op precedes
+    QTest::addColumn<double>("deltaMs");
+    QTest::newRow("rank 2, before its 3rd collective, +3 ms") << 2 << 2 << 3.0;
+    QTest::newRow("rank 5, before its 5th collective, +5 ms") << 5 << 4 << 5.0;
+    QTest::newRow("rank 6, before its 7th collective, +2 ms") << 6 << 6 << 2.0;
+    QTest::newRow("rank 0, before its 2nd collective, +4 ms") << 0 << 1 << 4.0;
+}
+
+void TestJobReal::slowedOpIsTheRootCause()
+{
+    // Issue 20: slow one CPU op on one rank consistently; the analysis must name that
+    // rank and that op, with its excess within 10 %, as the root cause of the wait it
+    // made at the next collective, and charge it the waits (delay cost).
+    QFETCH(int, rank);
+    QFETCH(int, collective);
+    QFETCH(double, deltaMs);
+    std::vector<RankSummary> ranks = m_ranks;
+    size_t victim = 0;
+    while (ranks[victim].rank != rank)
+        ++victim;
+    const RankSummary &v = ranks[victim];
+    // The longest leaf CPU op between the launches of the collective before and this one.
+    const int64_t from = collective > 0 ? v.collectives[size_t(collective - 1)].launchNs : v.ops.front().startNs;
+    const int64_t to = v.collectives[size_t(collective)].launchNs;
+    QVERIFY(from >= 0 && to > from);
+    size_t op = v.ops.size();
+    for (size_t k = 0; k < v.ops.size(); ++k) {
+        const RankOp &o = v.ops[k];
+        if (o.gpu || o.startNs < from || o.startNs + o.durNs >= to)
+            continue;
+        // An op whose time is its own work (not a copy or a wait for the GPU, which
+        // differ between ranks by themselves).
+        const std::string n = v.opNames[o.name];
+        bool leaf = true;
+        for (const char *waits : {"copy", "aten::to", "item", "ait", "ync", "scalar", "empty"})
+            leaf &= n.find(waits) == std::string::npos;
+        for (const RankOp &x : v.ops)
+            leaf &= &x == &o || x.gpu || !(x.startNs >= o.startNs && x.startNs < o.startNs + o.durNs);
+        if (leaf && (op == v.ops.size() || o.durNs > v.ops[op].durNs))
+            op = k;
+    }
+    QVERIFY(op < v.ops.size());
+    const std::string name = v.opNames[v.ops[op].name];
+    const int64_t deltaNs = std::llround(deltaMs * 1e6);
+    jobtest::slowOp(ranks, m_job, victim, op, deltaNs);
+    const JobAnalysis job = analyzeJob(ranks, {});
+    const MatchedCollective *c = nullptr;
+    for (const MatchedCollective &m : job.collectives)
+        for (size_t p = 0; p < m.ranks.size(); ++p)
+            if (m.ranks[p] == rank && m.index[p] == uint32_t(collective))
+                c = &m;
+    QVERIFY(c);
+    QCOMPARE(c->lastArrivalRank, int64_t(rank));
+    QVERIFY(!c->windowEdge);
+    bool named = false;
+    for (const RootCauseOp &r : c->rootCauses)
+        if (r.rank == rank && r.op == name) {
+            named = true;
+            QVERIFY2(std::abs(r.excessUs - deltaMs * 1000.0) <= 0.1 * deltaMs * 1000.0,
+                     qPrintable(QString("%1: excess %2 us for +%3 ms").arg(QString::fromStdString(name)).arg(r.excessUs).arg(deltaMs)));
+        }
+    QVERIFY2(named, qPrintable(QString::fromStdString(name + " is not among the root causes")));
+    // The op carries the delay cost of the waits its extra work caused.
+    const DelayCost *cost = nullptr;
+    for (const DelayCost &d : job.delayCosts)
+        if (d.rank == rank && d.op == name)
+            cost = &d;
+    QVERIFY(cost);
+    QVERIFY2(cost->directUs >= 0.5 * waitCausedUs(*c), qPrintable(QString("%1 of %2").arg(cost->directUs).arg(waitCausedUs(*c))));
+    QVERIFY(std::find(job.stragglers.begin(), job.stragglers.end(), int64_t(rank)) != job.stragglers.end());
 }
 
 QTEST_GUILESS_MAIN(TestJobReal)
