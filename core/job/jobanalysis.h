@@ -71,6 +71,11 @@ struct MatchedCollective {
     // later on that rank), so nobody's work is blamed.
     bool windowEdge = false;
     std::vector<RootCauseOp> rootCauses; // the last arriver's ops with the most excess, at most 5
+    // The op name whose occurrences together had the most excess (a slower GPU spreads
+    // its delay over every kernel): name, occurrences with excess, their summed excess.
+    std::string topOpByName;
+    int64_t topOpCount = 0;
+    double topOpExcessUs = 0;
 };
 
 struct RankJobStats {

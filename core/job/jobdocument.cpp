@@ -103,6 +103,9 @@ std::string latenessLines(const JobAnalysis &job)
             // Only an op whose excess explains a good part of the extra work is named as the cause.
             if (top.excessUs >= 0.25 * l.workExcessUs)
                 s += top.op + " ran " + fixed(top.excessUs / 1e3, 3) + " ms longer than on the other ranks\n";
+            else if (c.topOpCount > 1 && c.topOpExcessUs >= 0.25 * l.workExcessUs)
+                s += std::to_string(c.topOpCount) + " x " + c.topOpByName + " ran " +
+                     fixed(c.topOpExcessUs / 1e3, 3) + " ms longer in all than on the other ranks\n";
             else
                 s += "no single op explains its " + fixed(l.workExcessUs / 1e3) + " ms of extra work (largest: " +
                      top.op + " +" + fixed(top.excessUs / 1e3, 3) + " ms)\n";

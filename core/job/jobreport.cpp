@@ -106,7 +106,12 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                                {"wait_caused_us", ns(waitCausedUs(c))},
                                {"lateness", latenessJson(c.lateness)},
                                {"window_edge", c.windowEdge},
-                               {"root_causes", rootCausesJson(c.rootCauses)}});
+                               {"root_causes", rootCausesJson(c.rootCauses)},
+                               {"root_cause_by_name", c.topOpByName.empty()
+                                                          ? nlohmann::json(nullptr)
+                                                          : nlohmann::json{{"op", c.topOpByName},
+                                                                           {"count", c.topOpCount},
+                                                                           {"excess_us", ns(c.topOpExcessUs)}}}});
     std::unordered_map<int64_t, const RankJobStats *> statsOf;
     for (const RankJobStats &s : job.ranks)
         statsOf.emplace(s.rank, &s); // the first summary of a rank is the one analysed

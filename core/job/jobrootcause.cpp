@@ -151,6 +151,20 @@ void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uin
             if (x > 0)
                 excess.emplace_back(mine[m], x);
         }
+        {
+            std::map<std::string_view, std::pair<int64_t, double>> byName;
+            for (const auto &[k, x] : excess) {
+                auto &[count, sum] = byName[lr.opNames[lr.ops[k].name]];
+                ++count;
+                sum += x;
+            }
+            for (const auto &[name, v] : byName)
+                if (v.second > c.topOpExcessUs) {
+                    c.topOpByName = std::string(name);
+                    c.topOpCount = v.first;
+                    c.topOpExcessUs = v.second;
+                }
+        }
         std::stable_sort(excess.begin(), excess.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
         if (excess.size() > kTopCauses)
             excess.resize(kTopCauses);
