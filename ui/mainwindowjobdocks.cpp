@@ -43,6 +43,9 @@ void MainWindow::createJobDocks()
 
     connect(m_rankTable, &RankTablePanel::rankActivated, this, &MainWindow::showRank);
     connect(m_collectives, &CollectivesPanel::collectiveActivated, this, &MainWindow::selectCollective);
+    // A root cause of the selected collective: that op on the late rank.
+    connect(m_collectives, &CollectivesPanel::rootCauseActivated, this,
+            [this](qint64 rank, quint32 event) { selectRankEvent(rank, event); });
     connect(m_jobSearch, &JobSearchPanel::eventRequested, this,
             [this](qint64 rank, qint64 event) {
                 if (event >= 0 && event <= qint64(UINT32_MAX))

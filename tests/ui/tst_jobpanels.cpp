@@ -22,6 +22,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTableWidget>
 #include <QtTest>
 
 #include <algorithm>
@@ -44,6 +45,9 @@ private slots:
     void rankTableActivation();
     void collectivesTable();
     void collectivesActivationAndFilter();
+    void collectivesLatenessColumns();
+    void rankTableDelayCosts();
+    void rootCausesOfTheSelectedCollective();
     void crossRankSearch();
     void crossRankSearchEmitsRankAndEvent();
     void generatedJobStragglerAndFailedRank();
@@ -347,6 +351,158 @@ void TestJobPanels::collectivesActivationAndFilter()
     panel.selectCollective(0);
     QCOMPARE(panel.sortedModel()->rowCount(), int(all.size()));
     QCOMPARE(panel.view()->currentIndex().data(CollectiveIndexRole).toUInt(), quint32(0));
+}
+
+void TestJobPanels::collectivesLatenessColumns()
+{
+    CollectivesPanel panel;
+    panel.setJob(m_dlrm);
+    const CollectivesModel *m = panel.model();
+    const auto &all = m_dlrm->analysis.collectives;
+    QCOMPARE(m->columnCount(), int(CollectivesModel::ColumnCount));
+    QCOMPARE(m->headerData(CollectivesModel::LateColumn, Qt::Horizontal).toString(), QStringLiteral("Late"));
+    QCOMPARE(m->headerData(CollectivesModel::StartSkewColumn, Qt::Horizontal).toString(), QStringLiteral("Start skew"));
+    QCOMPARE(m->headerData(CollectivesModel::WorkExcessColumn, Qt::Horizontal).toString(), QStringLiteral("Work excess"));
+    QCOMPARE(m->headerData(CollectivesModel::WindowEdgeColumn, Qt::Horizontal).toString(), QStringLiteral("Window edge"));
+    int edges = 0;
+    for (int row = 0; row < m->rowCount(); ++row) {
+        const MatchedCollective &c = all[size_t(row)];
+        QVERIFY(c.lastArrivalRank >= 0);
+        const RankLateness &l = c.lateness.at(c.lastArrivalRank);
+        QCOMPARE(cell(m, row, CollectivesModel::LateColumn, SortRole).toDouble(), l.lateUs);
+        QCOMPARE(cell(m, row, CollectivesModel::StartSkewColumn, SortRole).toDouble(), l.startSkewUs);
+        QCOMPARE(cell(m, row, CollectivesModel::WorkExcessColumn, SortRole).toDouble(), l.workExcessUs);
+        QCOMPARE(cell(m, row, CollectivesModel::WindowEdgeColumn, SortRole).toInt(), int(c.windowEdge));
+        QCOMPARE(cell(m, row, CollectivesModel::WindowEdgeColumn).toString(),
+                 c.windowEdge ? QStringLiteral("edge") : QString());
+        edges += c.windowEdge;
+    }
+    // sendrecv #0: rank 7 came 7.62 ms late, 7.51 ms of it start skew: a window edge
+    // (docs/job_analysis.md, "Lateness"); sendrecv #1: 1.10 ms of work excess, no edge.
+    QCOMPARE(cell(m, 0, CollectivesModel::LastRankColumn).toString(), QStringLiteral("7"));
+    const double skew = cell(m, 0, CollectivesModel::StartSkewColumn, SortRole).toDouble();
+    QVERIFY2(skew > 7000 && skew < 8000, qPrintable(QString::number(skew)));
+    QVERIFY(cell(m, 0, CollectivesModel::WorkExcessColumn, SortRole).toDouble() < 500);
+    QCOMPARE(cell(m, 0, CollectivesModel::WindowEdgeColumn).toString(), QStringLiteral("edge"));
+    QVERIFY(cell(m, 0, CollectivesModel::StartSkewColumn).toString().endsWith(QLatin1String("ms")));
+    QVERIFY(cell(m, 0, CollectivesModel::WindowEdgeColumn, Qt::ToolTipRole).toString().contains(QLatin1String("profiler")));
+    QVERIFY(cell(m, 0, CollectivesModel::WindowEdgeColumn, Qt::ToolTipRole).toString().contains(QLatin1String("not slower work")));
+    QCOMPARE(cell(m, 1, CollectivesModel::WindowEdgeColumn).toString(), QString());
+    QVERIFY(!cell(m, 1, CollectivesModel::WindowEdgeColumn, Qt::ToolTipRole).toString().contains(QLatin1String("profiler")));
+    const double work = cell(m, 1, CollectivesModel::WorkExcessColumn, SortRole).toDouble();
+    QVERIFY2(work > 900 && work < 1300, qPrintable(QString::number(work)));
+    QVERIFY(edges >= 1 && edges < m->rowCount());
+    // Sorting is numeric: descending start skew puts sendrecv #0 first.
+    QAbstractItemModel *sorted = panel.sortedModel();
+    for (int column : {int(CollectivesModel::LateColumn), int(CollectivesModel::StartSkewColumn),
+                       int(CollectivesModel::WorkExcessColumn)}) {
+        panel.view()->sortByColumn(column, Qt::DescendingOrder);
+        for (int row = 1; row < sorted->rowCount(); ++row)
+            QVERIFY(cell(sorted, row - 1, column, SortRole).toDouble() >= cell(sorted, row, column, SortRole).toDouble());
+    }
+    panel.view()->sortByColumn(CollectivesModel::StartSkewColumn, Qt::DescendingOrder);
+    QCOMPARE(cell(sorted, 0, 0, CollectiveIndexRole).toUInt(), 0u);
+    panel.view()->sortByColumn(CollectivesModel::WindowEdgeColumn, Qt::DescendingOrder);
+    QCOMPARE(cell(sorted, 0, CollectivesModel::WindowEdgeColumn).toString(), QStringLiteral("edge"));
+}
+
+void TestJobPanels::rankTableDelayCosts()
+{
+    RankTablePanel panel;
+    panel.setJob(m_dlrm);
+    const RankTableModel *m = panel.model();
+    QCOMPARE(m->headerData(RankTableModel::WorkDelayCostColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Work delay cost"));
+    QCOMPARE(m->headerData(RankTableModel::StartSkewCostColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Start skew cost"));
+    QCOMPARE(m_dlrm->analysis.ranks.size(), size_t(8));
+    double skewSum = 0, workSum = 0;
+    for (const RankJobStats &s : m_dlrm->analysis.ranks) {
+        const int row = m->rowOfRank(s.rank);
+        QVERIFY(row >= 0);
+        QCOMPARE(cell(m, row, RankTableModel::WorkDelayCostColumn, SortRole).toDouble(), s.workDelayCostUs);
+        QCOMPARE(cell(m, row, RankTableModel::StartSkewCostColumn, SortRole).toDouble(), s.startSkewCostUs);
+        QVERIFY(!cell(m, row, RankTableModel::WorkDelayCostColumn).toString().isEmpty());
+        skewSum += s.startSkewCostUs;
+        workSum += s.workDelayCostUs;
+    }
+    QVERIFY(skewSum > 0 && workSum > 0);
+    // Rank 7's start skew at sendrecv #0 made 7 ranks wait: tens of ms of start skew cost.
+    const double skew7 = cell(m, m->rowOfRank(7), RankTableModel::StartSkewCostColumn, SortRole).toDouble();
+    QVERIFY2(skew7 > 20000, qPrintable(QString::number(skew7)));
+    // The bold row is the top straggler by work delay cost.
+    const int64_t top = m_dlrm->analysis.stragglers.front();
+    for (const RankJobStats &s : m_dlrm->analysis.ranks)
+        QVERIFY(s.rank == top || s.workDelayCostUs <= m->row(m->rowOfRank(top)).workDelayCostUs);
+    QVERIFY(cell(m, m->rowOfRank(top), RankTableModel::RankColumn, Qt::FontRole).value<QFont>().bold());
+    QVERIFY(cell(m, m->rowOfRank(top), RankTableModel::RankColumn, Qt::ToolTipRole).toString().contains(QLatin1String("work")));
+    // Numeric sorting.
+    QAbstractItemModel *sorted = panel.sortedModel();
+    for (int column : {int(RankTableModel::WorkDelayCostColumn), int(RankTableModel::StartSkewCostColumn)}) {
+        panel.view()->sortByColumn(column, Qt::DescendingOrder);
+        for (int row = 1; row < sorted->rowCount(); ++row)
+            QVERIFY(cell(sorted, row - 1, column, SortRole).toDouble() >= cell(sorted, row, column, SortRole).toDouble());
+    }
+}
+
+void TestJobPanels::rootCausesOfTheSelectedCollective()
+{
+    CollectivesPanel panel;
+    panel.resize(1000, 700);
+    panel.setJob(m_dlrm);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const auto &all = m_dlrm->analysis.collectives;
+    QTableWidget *causes = panel.rootCauseView();
+    QCOMPARE(panel.rootCauseCollective(), qint64(-1));
+    QCOMPARE(causes->rowCount(), 0);
+    // sendrecv #0 is a window edge: the label says so.
+    panel.selectCollective(0);
+    QCOMPARE(panel.rootCauseCollective(), qint64(0));
+    QVERIFY2(panel.rootCauseLabel()->text().contains(QLatin1String("window edge")), qPrintable(panel.rootCauseLabel()->text()));
+    QCOMPARE(causes->rowCount(), int(all[0].rootCauses.size()));
+    // An instance with root causes: one row per op, the late rank's.
+    QVERIFY(all.size() > 1 && !all[1].rootCauses.empty());
+    const MatchedCollective &c = all[1];
+    clickRow(panel.view(), 1); // sorted by index: row 1 is #1
+    QCOMPARE(panel.rootCauseCollective(), qint64(1));
+    QCOMPARE(causes->rowCount(), int(c.rootCauses.size()));
+    for (int row = 0; row < causes->rowCount(); ++row) {
+        const RootCauseOp &op = c.rootCauses[size_t(row)];
+        QCOMPARE(causes->item(row, 0)->text(), QString::number(op.rank));
+        QCOMPARE(causes->item(row, 1)->text(), QString::fromStdString(op.op));
+        QVERIFY(causes->item(row, 5)->text().startsWith(QLatin1Char('+')));
+        QCOMPARE(op.rank, c.lastArrivalRank);
+    }
+    // Activating a root cause asks for that op's event on the late rank: same name, its
+    // own-clock start the aligned start less the rank's clock offset.
+    QSignalSpy spy(&panel, &CollectivesPanel::rootCauseActivated);
+    for (int row = 0; row < causes->rowCount(); ++row) {
+        const RootCauseOp &op = c.rootCauses[size_t(row)];
+        const QRect rect = causes->visualRect(causes->model()->index(row, 1));
+        QTest::mouseClick(causes->viewport(), Qt::LeftButton, {}, rect.center());
+        QCOMPARE(spy.count(), row + 1);
+        QCOMPARE(spy.last().at(0).toLongLong(), qint64(op.rank));
+        const quint32 ev = spy.last().at(1).toUInt();
+        const JobRankData &r = m_dlrm->ranks[size_t(m_dlrm->indexOfRank(op.rank))];
+        const KinetoTrace &trace = *r.analysis->device;
+        QVERIFY(ev < trace.events.size());
+        QCOMPARE(std::string(trace.str(trace.events[ev].name)), op.op);
+        double offset = 0;
+        for (const auto &s : m_dlrm->analysis.ranks)
+            if (s.rank == op.rank)
+                offset = s.clockOffsetUs;
+        QVERIFY(std::abs(double(trace.events[ev].tsNs) / 1e3 + offset - op.startUs) < 1.0);
+        QVERIFY(std::abs(double(trace.events[ev].durNs) / 1e3 - op.durUs) < 1.0);
+        QCOMPARE(rootCauseEvent(*m_dlrm, op), qint64(ev));
+    }
+    // An op that is not there is not found.
+    RootCauseOp missing = c.rootCauses.front();
+    missing.startUs += 5000;
+    QCOMPARE(rootCauseEvent(*m_dlrm, missing), int64_t(-1));
+    panel.clear();
+    QCOMPARE(causes->rowCount(), 0);
+    QCOMPARE(panel.rootCauseCollective(), qint64(-1));
 }
 
 void TestJobPanels::crossRankSearch()

@@ -25,6 +25,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QtTest>
 
 #include <algorithm>
@@ -547,6 +548,20 @@ void TestJobView::jobDocksFollowTheJob()
     Q_EMIT m_w->jobSearch()->eventRequested(job->ranks[1].rank, local);
     QCOMPARE(m_w->selectedRank(), job->ranks[1].rank);
     QCOMPARE(plot->selection()->event(), qint64(jobEventId(*plot->model(), job->ranks[1].rank, local)));
+    // A root cause of a selected collective selects that op on the late rank.
+    qint64 withCauses = -1;
+    for (size_t i = 0; i < job->analysis.collectives.size() && withCauses < 0; ++i)
+        if (!job->analysis.collectives[i].rootCauses.empty())
+            withCauses = qint64(i);
+    QVERIFY(withCauses >= 0);
+    const RootCauseOp &cause = job->analysis.collectives[size_t(withCauses)].rootCauses.front();
+    QCOMPARE(cause.rank, qint64(kStraggler));
+    m_w->collectivesPanel()->selectCollective(quint32(withCauses));
+    QTableWidget *causes = m_w->collectivesPanel()->rootCauseView();
+    QVERIFY(causes->rowCount() > 0);
+    Q_EMIT causes->cellActivated(0, 1);
+    QCOMPARE(m_w->selectedRank(), qint64(kStraggler));
+    QCOMPARE(std::string(plot->model()->name(uint32_t(plot->selection()->event()))), cause.op);
     // A pair replaces the job: the job docks go, the job export is off.
     QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
     m_w->openFiles(m_job + QStringLiteral("/rank0.et.json"), m_job + QStringLiteral("/rank0.kineto.json"));

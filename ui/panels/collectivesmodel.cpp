@@ -2,11 +2,13 @@
 #include "collectivesmodel.h"
 
 #include "job/jobdata.h"
+#include "model/kinetotrace.h"
 #include "panels/criticalpathmodel.h"
 #include "timeline/timeformat.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace syncscope::ui {
@@ -43,6 +45,45 @@ QString rankList(const std::vector<int64_t> &ranks)
 }
 
 } // namespace
+
+const RankLateness *lastArrivalLateness(const MatchedCollective &c)
+{
+    if (c.lastArrivalRank < 0)
+        return nullptr;
+    const auto it = c.lateness.find(c.lastArrivalRank);
+    return it == c.lateness.end() ? nullptr : &it->second;
+}
+
+int64_t rootCauseEvent(const JobData &job, const RootCauseOp &op)
+{
+    const int i = job.indexOfRank(op.rank);
+    if (i < 0)
+        return -1;
+    const JobRankData &r = job.ranks[size_t(i)];
+    const KinetoTrace *trace = r.analysis && r.analysis->device ? r.analysis->device.get() : nullptr;
+    if (!trace)
+        return -1;
+    double offsetUs = 0; // ADDED to the rank's own clock to reach the reference clock
+    for (const auto &s : job.analysis.ranks)
+        if (s.rank == op.rank)
+            offsetUs = s.clockOffsetUs;
+    const auto targetNs = static_cast<int64_t>(std::llround((op.startUs - offsetUs) * 1000.0));
+    int64_t best = -1;
+    int64_t bestDist = 1000; // 1 µs
+    for (uint32_t k = 0; k < trace->events.size(); ++k) {
+        const KinetoEvent &e = trace->events[k];
+        if (e.ph != 'X' || !e.has(KinetoEvent::HasTs))
+            continue;
+        const int64_t dist = std::llabs(e.tsNs - targetNs);
+        if (dist <= bestDist && trace->str(e.name) == op.op) {
+            if (dist == bestDist && best >= 0)
+                continue;
+            best = k;
+            bestDist = dist;
+        }
+    }
+    return best;
+}
 
 CollectivesModel::CollectivesModel(QObject *parent)
     : QAbstractTableModel(parent)
@@ -81,12 +122,14 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         return {};
     const auto i = static_cast<size_t>(index.row());
     const MatchedCollective &c = m_job->analysis.collectives[i];
+    const RankLateness *late = lastArrivalLateness(c);
     switch (role) {
     case CollectiveIndexRole: return quint32(i);
     case CollectiveFilterRole:
         return QString::fromStdString(c.name) + QLatin1Char(' ') + QString::fromStdString(c.processGroup);
     case Qt::TextAlignmentRole:
         return index.column() == NameColumn || index.column() == GroupColumn || index.column() == MatchedByColumn
+                       || index.column() == WindowEdgeColumn
                    ? QVariant()
                    : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::ToolTipRole:
@@ -96,6 +139,18 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
             return tr("Not every expected participant of this collective was found");
         if (index.column() == CausedColumn && c.lastArrivalRank >= 0)
             return tr("The other ranks' waits for rank %1 here").arg(c.lastArrivalRank);
+        if (index.column() >= LateColumn && index.column() <= WindowEdgeColumn && late) {
+            QString tip = tr("Rank %1 came %2 after the first = start skew %3 + work excess %4")
+                              .arg(c.lastArrivalRank)
+                              .arg(duration(late->lateUs), duration(late->startSkewUs), duration(late->workExcessUs));
+            if (late->unexplainedUs > 0)
+                tip += tr(" + unexplained %1").arg(duration(late->unexplainedUs));
+            if (c.windowEdge)
+                tip += QLatin1Char('\n')
+                       + tr("Window edge: it started the recorded step later (often the profiler starting later "
+                            "on that rank), not slower work");
+            return tip;
+        }
         return {};
     case SortRole:
         switch (index.column()) {
@@ -108,6 +163,10 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         case LastRankColumn: return qint64(c.lastArrivalRank);
         case MaxWaitColumn: return maxWaitUs(c);
         case CausedColumn: return waitCausedUs(c);
+        case LateColumn: return late ? late->lateUs : -1.0;
+        case StartSkewColumn: return late ? late->startSkewUs : -1.0;
+        case WorkExcessColumn: return late ? late->workExcessUs : -1.0;
+        case WindowEdgeColumn: return int(c.windowEdge);
         case MatchedByColumn: return QString::fromStdString(c.matchedBy);
         case CompleteColumn: return int(c.complete);
         default: return {};
@@ -123,6 +182,10 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         case LastRankColumn: return c.lastArrivalRank < 0 ? QStringLiteral("-") : QString::number(c.lastArrivalRank);
         case MaxWaitColumn: return duration(maxWaitUs(c));
         case CausedColumn: return duration(waitCausedUs(c));
+        case LateColumn: return late ? duration(late->lateUs) : QStringLiteral("-");
+        case StartSkewColumn: return late ? duration(late->startSkewUs) : QStringLiteral("-");
+        case WorkExcessColumn: return late ? duration(late->workExcessUs) : QStringLiteral("-");
+        case WindowEdgeColumn: return c.windowEdge ? tr("edge") : QString();
         case MatchedByColumn: return QString::fromStdString(c.matchedBy);
         case CompleteColumn: return c.complete ? tr("yes") : tr("no");
         default: return {};
@@ -141,6 +204,15 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
         case SpreadColumn: return tr("Last arrival minus first arrival");
         case MaxWaitColumn: return tr("The longest wait of a participant for the last arriver");
         case CausedColumn: return tr("The sum of the other participants' waits for the last arriver");
+        case LateColumn: return tr("How long after the first rank the last arriver came");
+        case StartSkewColumn:
+            return tr("The part of the last arriver's lateness from starting the interval since its previous "
+                      "synchronisation point later");
+        case WorkExcessColumn:
+            return tr("The part of the last arriver's lateness from taking longer over that interval (its work)");
+        case WindowEdgeColumn:
+            return tr("edge: the last arriver started the recorded step later (often the profiler starting later "
+                      "on that rank), not slower work");
         case MatchedByColumn: return tr("How the instances on the ranks were matched");
         default: return {};
         }
@@ -157,6 +229,10 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
     case LastRankColumn: return tr("Last rank");
     case MaxWaitColumn: return tr("Max wait");
     case CausedColumn: return tr("Waits caused");
+    case LateColumn: return tr("Late");
+    case StartSkewColumn: return tr("Start skew");
+    case WorkExcessColumn: return tr("Work excess");
+    case WindowEdgeColumn: return tr("Window edge");
     case MatchedByColumn: return tr("Matched by");
     case CompleteColumn: return tr("Complete");
     default: return {};

@@ -2,7 +2,10 @@
 #include "collectivespanel.h"
 #include "tableviewsetup.h"
 
+#include "job/jobdata.h"
 #include "panels/criticalpathmodel.h"
+#include "panels/ranktablemodel.h"
+#include "timeline/timeformat.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -10,10 +13,23 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTableView>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace syncscope::ui {
+
+namespace {
+
+enum CauseColumn { CauseRank, CauseOp, CauseWhere, CauseStart, CauseDuration, CauseExcess, CauseColumns };
+
+QString duration(double us)
+{
+    return QString::fromStdString(formatDuration(us * 1000));
+}
+
+} // namespace
 
 CollectivesPanel::CollectivesPanel(QWidget *parent)
     : QWidget(parent)
@@ -22,6 +38,8 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     , m_filter(new QLineEdit(this))
     , m_count(new QLabel(this))
     , m_view(new QTableView(this))
+    , m_causesLabel(new QLabel(this))
+    , m_causes(new QTableWidget(this))
 {
     m_filter->setPlaceholderText(tr("Filter by collective name or process group"));
     m_filter->setClearButtonEnabled(true);
@@ -32,7 +50,32 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
+    auto *causesBox = new QWidget(this);
+    auto *causesLayout = new QVBoxLayout(causesBox);
+    causesLayout->setContentsMargins(4, 2, 4, 0);
+    m_causesLabel->setWordWrap(true);
+    causesLayout->addWidget(m_causesLabel);
+    causesLayout->addWidget(m_causes, 1);
+    m_causes->setColumnCount(CauseColumns);
+    m_causes->setHorizontalHeaderLabels(
+        {tr("Rank"), tr("Root-cause op"), tr("Where"), tr("Start"), tr("Duration"), tr("Excess")});
+    m_causes->horizontalHeaderItem(CauseStart)
+        ->setToolTip(tr("Aligned clock (reference rank), from the job's first collective"));
+    m_causes->horizontalHeaderItem(CauseExcess)
+        ->setToolTip(tr("Own work minus the median own work of the same op on the other participants"));
+    m_causes->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_causes->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_causes->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_causes->setTabKeyNavigation(false);
+    m_causes->setWordWrap(false);
+    m_causes->verticalHeader()->hide();
+    m_causes->horizontalHeader()->setSectionResizeMode(CauseOp, QHeaderView::Stretch);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(causesBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(SortRole);
     m_sorted->setFilterRole(CollectiveFilterRole);
@@ -50,6 +93,13 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     connect(m_view, &QTableView::clicked, this, activate);
     connect(m_view, &QTableView::activated, this, activate);
     connect(m_filter, &QLineEdit::textChanged, this, &CollectivesPanel::setFilterText);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                const QVariant i = current.data(CollectiveIndexRole);
+                showRootCauses(i.isValid() ? qint64(i.toUInt()) : -1);
+            });
+    connect(m_causes, &QTableWidget::cellClicked, this, [this](int row, int) { activateRootCause(row); });
+    connect(m_causes, &QTableWidget::cellActivated, this, [this](int row, int) { activateRootCause(row); });
     clear();
 }
 
@@ -58,6 +108,7 @@ void CollectivesPanel::setJob(std::shared_ptr<const JobData> job)
     m_model->setJob(std::move(job));
     m_view->resizeColumnsToContents();
     updateCount();
+    showRootCauses(-1);
 }
 
 void CollectivesPanel::clear()
@@ -91,6 +142,89 @@ void CollectivesPanel::updateCount()
     const int all = m_model->rowCount();
     const int shown = m_sorted->rowCount();
     m_count->setText(shown == all ? tr("%n collective(s)", nullptr, all) : tr("%1 of %2").arg(shown).arg(all));
+}
+
+} // namespace syncscope::ui
+
+namespace syncscope::ui {
+
+void CollectivesPanel::showRootCauses(qint64 index)
+{
+    const JobData *job = m_model->job();
+    if (!job || index < 0 || index >= qint64(job->analysis.collectives.size()))
+        index = -1;
+    m_causesOf = index;
+    m_causes->setRowCount(0);
+    if (index < 0) {
+        m_causesLabel->setText(tr("Select a collective to see the root causes of its waits."));
+        return;
+    }
+    const MatchedCollective &c = job->analysis.collectives[size_t(index)];
+    const QString name = QStringLiteral("%1 #%2").arg(QString::fromStdString(c.name)).arg(index);
+    const RankLateness *late = lastArrivalLateness(c);
+    if (c.lastArrivalRank < 0 || !late)
+        m_causesLabel->setText(tr("%1: no last arriver.").arg(name));
+    else if (c.windowEdge)
+        m_causesLabel->setText(tr("%1: rank %2 came %3 late, %4 of it start skew at the window edge: it started the "
+                                  "recorded step later (often the profiler starting later on that rank), not slower work.")
+                                   .arg(name)
+                                   .arg(c.lastArrivalRank)
+                                   .arg(duration(late->lateUs), duration(late->startSkewUs)));
+    else if (c.rootCauses.empty())
+        m_causesLabel->setText(tr("%1: rank %2 came %3 late (work excess %4); none of its ops ran longer than on the "
+                                  "other ranks.")
+                                   .arg(name)
+                                   .arg(c.lastArrivalRank)
+                                   .arg(duration(late->lateUs), duration(late->workExcessUs)));
+    else
+        m_causesLabel->setText(tr("%1: rank %2 came %3 late (work excess %4). Its ops that ran longest over the same "
+                                  "ops on the other ranks (click one to show it):")
+                                   .arg(name)
+                                   .arg(c.lastArrivalRank)
+                                   .arg(duration(late->lateUs), duration(late->workExcessUs)));
+    // Starts from the job's first collective arrival, as the Start column.
+    double origin = 0;
+    bool any = false;
+    for (const auto &m : job->analysis.collectives)
+        for (const auto &[rank, t] : m.arrivalUs)
+            if (!any || t < origin) {
+                origin = t;
+                any = true;
+            }
+    m_causes->setSortingEnabled(false);
+    m_causes->setRowCount(int(c.rootCauses.size()));
+    for (int row = 0; row < int(c.rootCauses.size()); ++row) {
+        const RootCauseOp &op = c.rootCauses[size_t(row)];
+        auto item = [&](int column, const QString &text, bool right = true) {
+            auto *it = new QTableWidgetItem(text);
+            it->setData(RankRole, qint64(op.rank));
+            if (right)
+                it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_causes->setItem(row, column, it);
+            return it;
+        };
+        item(CauseRank, QString::number(op.rank));
+        item(CauseOp, QString::fromStdString(op.op), false)->setToolTip(QString::fromStdString(op.op));
+        item(CauseWhere, op.gpu ? tr("GPU") : tr("CPU"), false);
+        item(CauseStart, duration(op.startUs - origin));
+        item(CauseDuration, duration(op.durUs));
+        item(CauseExcess, QStringLiteral("+") + duration(op.excessUs));
+    }
+    m_causes->resizeColumnsToContents();
+}
+
+void CollectivesPanel::activateRootCause(int row)
+{
+    const JobData *job = m_model->job();
+    if (!job || m_causesOf < 0)
+        return;
+    const MatchedCollective &c = job->analysis.collectives[size_t(m_causesOf)];
+    if (row < 0 || row >= int(c.rootCauses.size()))
+        return;
+    const RootCauseOp &op = c.rootCauses[size_t(row)];
+    const int64_t event = rootCauseEvent(*job, op);
+    if (event >= 0)
+        Q_EMIT rootCauseActivated(qint64(op.rank), quint32(event));
 }
 
 } // namespace syncscope::ui

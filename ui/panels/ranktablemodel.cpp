@@ -73,6 +73,8 @@ void RankTableModel::setJob(std::shared_ptr<const JobData> job)
             if (const auto it = stats.find(r.rank); it != stats.end()) {
                 row.waitUs = it->second->collectiveWaitUs;
                 row.causedUs = it->second->collectiveWaitCausedUs;
+                row.workDelayCostUs = it->second->workDelayCostUs;
+                row.startSkewCostUs = it->second->startSkewCostUs;
                 row.lastArrivals = it->second->lastArrivals;
                 row.collectives = it->second->collectives;
             }
@@ -80,10 +82,12 @@ void RankTableModel::setJob(std::shared_ptr<const JobData> job)
                 row.linkPct = 100 * s.link.coverage;
             m_rows.push_back(std::move(row));
         }
+        // Stragglers are ranked by work delay cost: the rank whose extra work (not its
+        // start skew, e.g. a profiler starting later) made the others wait most.
         if (!m_job->analysis.stragglers.empty()) {
             const int64_t top = m_job->analysis.stragglers.front();
             const int r = rowOfRank(top);
-            if (r >= 0 && m_rows[static_cast<size_t>(r)].causedUs > 0)
+            if (r >= 0 && m_rows[static_cast<size_t>(r)].workDelayCostUs > 0)
                 m_topStraggler = top;
         }
     }
@@ -128,7 +132,9 @@ QVariant RankTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == StatusColumn && !r.problem.isEmpty())
             return r.problem;
         if (r.rank == m_topStraggler)
-            return tr("Rank %1 caused the most collective waits in this job").arg(r.rank);
+            return tr("Rank %1's extra work caused the most collective waits in this job (work delay cost %2)")
+                .arg(r.rank)
+                .arg(duration(r.workDelayCostUs));
         if (index.column() == LastColumn && r.collectives >= 0)
             return tr("Last to arrive in %1 of the %2 collectives it took part in").arg(r.lastArrivals).arg(r.collectives);
         return {};
@@ -142,6 +148,8 @@ QVariant RankTableModel::data(const QModelIndex &index, int role) const
         case BoundByColumn: return QString::fromStdString(r.boundBy);
         case WaitsColumn: return r.waitUs;
         case CausedColumn: return r.causedUs;
+        case WorkDelayCostColumn: return r.workDelayCostUs;
+        case StartSkewCostColumn: return r.startSkewCostUs;
         case LastColumn: return qint64(r.lastArrivals);
         case LinkColumn: return r.linkPct;
         default: return {};
@@ -157,6 +165,8 @@ QVariant RankTableModel::data(const QModelIndex &index, int role) const
     case BoundByColumn: return QString::fromStdString(r.boundBy);
     case WaitsColumn: return duration(r.waitUs);
     case CausedColumn: return duration(r.causedUs);
+    case WorkDelayCostColumn: return duration(r.workDelayCostUs);
+    case StartSkewCostColumn: return duration(r.startSkewCostUs);
     case LastColumn: return r.lastArrivals < 0 ? QStringLiteral("-") : QString::number(r.lastArrivals);
     case LinkColumn: return r.linkPct < 0 ? QStringLiteral("-") : QString::number(r.linkPct, 'f', 1) + QStringLiteral(" %");
     default: return {};
@@ -174,6 +184,11 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
         case BoundByColumn: return tr("The largest bound-by bucket of that critical path");
         case WaitsColumn: return tr("Time this rank waited in collectives for the last arriver");
         case CausedColumn: return tr("The other ranks' waits in the collectives this rank arrived last at");
+        case WorkDelayCostColumn:
+            return tr("The part of the waits caused that this rank's extra work explains (its ops ran longer)");
+        case StartSkewCostColumn:
+            return tr("The part of the waits caused that starting later explains (at the window edge often the "
+                      "profiler starting later on this rank)");
         case LastColumn: return tr("Collectives this rank arrived last at");
         case LinkColumn: return tr("Host ops linked to their Kineto twin");
         default: return {};
@@ -189,6 +204,8 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
     case BoundByColumn: return tr("Bound by");
     case WaitsColumn: return tr("Waits suffered");
     case CausedColumn: return tr("Waits caused");
+    case WorkDelayCostColumn: return tr("Work delay cost");
+    case StartSkewCostColumn: return tr("Start skew cost");
     case LastColumn: return tr("Times last");
     case LinkColumn: return tr("Link coverage");
     default: return {};

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The ranks of an opened job as a table, one row per discovered rank: its step
 // time, single-rank critical path and dominant bound-by bucket, the collective
-// waits it suffered and caused, how often it arrived last, its link coverage,
+// waits it suffered and caused (and of those, the part its extra work and the
+// part its start skew caused), how often it arrived last, its link coverage,
 // and the exit code of a rank that failed. The same figures as the batch job
 // summary (core/job/jobdocument.cpp formatJobSummary), so GUI and batch agree.
 #pragma once
@@ -39,6 +40,8 @@ public:
         BoundByColumn,
         WaitsColumn,
         CausedColumn,
+        WorkDelayCostColumn,  // the waits caused by its extra work
+        StartSkewCostColumn,  // the waits caused by its starting later
         LastColumn,
         LinkColumn,
         ColumnCount
@@ -55,6 +58,8 @@ public:
         double boundPct = -1;
         double waitUs = -1;      // collective waits suffered (µs)
         double causedUs = -1;    // waits caused
+        double workDelayCostUs = -1;  // ... by its extra work (RankJobStats::workDelayCostUs)
+        double startSkewCostUs = -1;  // ... by starting the interval later
         int64_t lastArrivals = -1;
         int64_t collectives = -1;
         double linkPct = -1;     // 0..100
