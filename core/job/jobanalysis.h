@@ -101,6 +101,31 @@ struct JobCriticalPathRow {
     std::string boundBy;
 };
 
+// One stretch of the job step's wait-state path (docs/job_analysis.md, "Where the
+// job's step time went"): a rank's own work between collectives, or a collective
+// from its last arrival to its end.
+struct JobPathSegment {
+    int64_t rank = -1;
+    double startUs = 0, endUs = 0; // aligned
+    bool collective = false;       // false: work
+    int32_t collectiveIndex = -1;  // into JobAnalysis::collectives when collective
+    // Work: the CPU side of the same stretch, between the launches of the collectives
+    // around it (the CPU runs ahead of the GPU), aligned; the ops there are on the path.
+    double cpuStartUs = 0, cpuEndUs = 0;
+};
+
+// The job step's time, walked back from the rank that ended last: at each
+// collective where that rank waited, the walk continues on the last arriver. The
+// parts add up to the step time exactly.
+struct JobStepTime {
+    bool valid = false;
+    double stepTimeUs = 0;      // latest step end - earliest step start (aligned)
+    double workUs = 0;          // the ranks' own work on the path
+    double waitUs = 0;          // collectives on the path, from the last arrival to the end
+    double outsideWindowUs = 0; // before the path's first rank started the step (start skew)
+    std::vector<JobPathSegment> segments; // in time order
+};
+
 struct JobCriticalPath {
     bool valid = false;
     std::string reason;             // why not, when !valid
@@ -109,6 +134,7 @@ struct JobCriticalPath {
     std::vector<int64_t> ranksOnPath;
     std::vector<uint32_t> collectivesCrossed; // indices into JobAnalysis::collectives
     std::vector<JobCriticalPathRow> path;
+    JobStepTime stepTime;
 };
 
 struct JobAnalysis {

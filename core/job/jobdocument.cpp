@@ -301,6 +301,16 @@ std::string formatJobSummary(const JobReportInput &in)
     }
     if (in.analysis)
         s += latenessLines(*in.analysis);
+    if (in.analysis && in.analysis->criticalPath.stepTime.valid) {
+        const JobStepTime &st = in.analysis->criticalPath.stepTime;
+        std::string through;
+        for (const JobPathSegment &g : st.segments)
+            if (through.empty() || through.substr(through.rfind(' ') + 1) != std::to_string(g.rank))
+                through += (through.empty() ? "" : " ->") + std::string(" ") + std::to_string(g.rank);
+        s += "Job step " + fixed(st.stepTimeUs / 1e3) + " ms = work " + fixed(st.workUs / 1e3) + " ms + collectives " +
+             fixed(st.waitUs / 1e3) + " ms + before the window " + fixed(st.outsideWindowUs / 1e3) +
+             " ms (start skew); walked back through the waits over rank(s)" + through + "\n";
+    }
     if (in.analysis && in.analysis->criticalPath.valid)
         s += "Job critical path: " + fixed(in.analysis->criticalPath.weightUs / 1e3) + " ms through rank(s) " +
              [&] {

@@ -64,6 +64,10 @@ double median(std::vector<double> values); // 0 for none
 // step holding the collective (the trace start when none); fromWindowStart says which.
 int64_t previousSyncNs(const RankSummary &r, uint32_t k, bool &fromWindowStart);
 
+// The job step's time walked back through the waits (jobsteptime.cpp). O(collectives).
+JobStepTime jobStepTime(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
+                        const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs);
+
 // Fills MatchedCollective::rootCauses and JobAnalysis::delayCosts (jobrootcause.cpp).
 // Linear in the ops of the intervals compared.
 void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,

@@ -152,7 +152,18 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
     nlohmann::json summary = nlohmann::json::object();
     for (const auto &[bound, pct] : cp.summaryPct)
         summary[bound] = pct;
+    const JobStepTime &st = cp.stepTime;
+    nlohmann::json segments = nlohmann::json::array();
+    for (const JobPathSegment &g : st.segments)
+        segments.push_back({g.rank, g.collective ? "collective" : "work", ns(g.startUs), ns(g.endUs - g.startUs),
+                            g.collectiveIndex, ns(g.cpuStartUs), ns(g.cpuEndUs - g.cpuStartUs)});
     nlohmann::json critical = {{"valid", cp.valid},
+                               {"step_time_valid", st.valid},
+                               {"step_time_us", ns(st.stepTimeUs)},
+                               {"work_us", ns(st.workUs)},
+                               {"wait_us", ns(st.waitUs)},
+                               {"outside_window_us", ns(st.outsideWindowUs)},
+                               {"step_path", segments},
                                {"weight_us", ns(cp.weightUs)},
                                {"summary", summary},
                                {"ranks_on_path", cp.ranksOnPath},

@@ -170,6 +170,15 @@ void TestJobGenerated::stragglerNamed()
     }
     QVERIFY2(std::abs(direct - s.workDelayCostUs) <= 0.01 * s.workDelayCostUs,
              qPrintable(QString("%1 vs %2").arg(direct).arg(s.workDelayCostUs)));
+    // The step's time walked back through the waits: every collective's last arriver is
+    // the straggler, so the walk stays on it, and the parts add up to the step.
+    const JobStepTime &st = m_job.criticalPath.stepTime;
+    QVERIFY(st.valid);
+    QVERIFY(std::abs(st.workUs + st.waitUs + st.outsideWindowUs - st.stepTimeUs) <= 0.01 * st.stepTimeUs);
+    double onStraggler = 0;
+    for (const JobPathSegment &g : st.segments)
+        onStraggler += g.rank == 5 && !g.collective ? g.endUs - g.startUs : 0.0;
+    QVERIFY2(onStraggler >= 0.5 * st.workUs, qPrintable(QString("%1 of %2").arg(onStraggler).arg(st.workUs)));
 }
 
 void TestJobGenerated::criticalPathThroughStraggler()

@@ -184,6 +184,17 @@ void TestJobReal::latenessIsStartSkewAtTheWindowEdge()
     QCOMPARE(m_job.startSkewed, std::vector<int64_t>{7});
     for (int64_t r : m_job.stragglers)
         QVERIFY(jobtest::stats(m_job, r).workDelayCostUs >= 0.05 * jobtest::stats(m_job, r).collectiveWaitCausedUs);
+
+    // Where the job's step went: work + collectives + before the window add up to the
+    // step (earliest start to latest end), and the 7.5 ms before the window is rank 7's
+    // start skew, where the walk back through the waits ends.
+    const JobStepTime &st = m_job.criticalPath.stepTime;
+    QVERIFY(st.valid);
+    QVERIFY(std::abs(st.workUs + st.waitUs + st.outsideWindowUs - st.stepTimeUs) <= 0.01 * st.stepTimeUs);
+    QVERIFY2(std::abs(st.outsideWindowUs - l.startSkewUs) < 1.0, qPrintable(QString::number(st.outsideWindowUs)));
+    QCOMPARE(st.segments.front().rank, int64_t(7));
+    for (size_t k = 1; k < st.segments.size(); ++k) // contiguous, in time order
+        QVERIFY(std::abs(st.segments[k].startUs - st.segments[k - 1].endUs) < 1e-6);
 }
 
 void TestJobReal::slowedOpIsTheRootCause_data()
@@ -259,6 +270,14 @@ void TestJobReal::slowedOpIsTheRootCause()
     QVERIFY(cost);
     QVERIFY2(cost->directUs >= 0.5 * waitCausedUs(*c), qPrintable(QString("%1 of %2").arg(cost->directUs).arg(waitCausedUs(*c))));
     QVERIFY(std::find(job.stragglers.begin(), job.stragglers.end(), int64_t(rank)) != job.stragglers.end());
+    // The step's path runs through the slowed op: a work stretch of that rank holds it.
+    const double opStartUs = double(ranks[victim].ops[op].startNs) / 1000.0 + jobtest::stats(job, rank).clockOffsetUs;
+    bool through = false;
+    for (const JobPathSegment &g : job.criticalPath.stepTime.segments)
+        through |= g.rank == rank && !g.collective && g.cpuStartUs <= opStartUs + 1 && g.cpuEndUs >= opStartUs;
+    QVERIFY2(through, qPrintable(QString("the step path misses rank %1's %2").arg(rank).arg(QString::fromStdString(name))));
+    const JobStepTime &st = job.criticalPath.stepTime;
+    QVERIFY(std::abs(st.workUs + st.waitUs + st.outsideWindowUs - st.stepTimeUs) <= 0.01 * st.stepTimeUs);
 }
 
 QTEST_GUILESS_MAIN(TestJobReal)
