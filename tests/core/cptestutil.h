@@ -8,9 +8,11 @@
 
 #include <QtTest>
 
+#include <cstdio>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace cptest {
 
@@ -30,6 +32,19 @@ inline std::shared_ptr<syncscope::KinetoTrace> loadInline(const std::string &jso
     const std::string path = testutil::tempDir() + "/" + name;
     testutil::writeText(path, json);
     return load(path, diag);
+}
+
+// "src->dst kind[ gpu][ inferred] wait" per sync edge, "; "-separated, in order.
+inline std::string syncEdgeList(const std::vector<syncscope::SyncEdge> &edges)
+{
+    std::string s;
+    for (const syncscope::SyncEdge &e : edges) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%u->%u %s%s%s %g", e.src, e.dst, syncscope::syncKindName(e.kind),
+                      e.gpuToGpu ? " gpu" : "", e.inferred ? " inferred" : "", e.waitUs);
+        s += (s.empty() ? "" : "; ") + std::string(buf);
+    }
+    return s;
 }
 
 // The golden text from its "NODES" line on (the header names HTA's environment).

@@ -12,14 +12,7 @@ namespace {
 // "src->dst kind wait" per edge, in sweep order.
 std::string describe(const std::vector<SyncEdge> &edges)
 {
-    std::string s;
-    for (const SyncEdge &e : edges) {
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "%u->%u %s%s %g", e.src, e.dst, syncKindName(e.kind),
-                      e.gpuToGpu ? " gpu" : "", e.waitUs);
-        s += (s.empty() ? "" : "; ") + std::string(buf);
-    }
-    return s;
+    return cptest::syncEdgeList(edges);
 }
 
 } // namespace
@@ -72,7 +65,7 @@ void TestSyncEdges::eventSyncTrace()
     // By default also the .item() copy (cudaMemcpyAsync 25, ...252 + 29) that waited
     // 20 µs for its own DtoH copy (ev 23, ends ...272): Kineto writes no row for it.
     const std::vector<SyncEdge> all = findAllSyncEdges(*t, diag);
-    QCOMPARE(describe(all), describe(edges) + "; 23->25 Blocking Copy 20");
+    QCOMPARE(describe(all), describe(edges) + "; 23->25 Blocking Copy inferred 20");
     QVERIFY(all.back().inferred && !all.front().inferred);
     QCOMPARE(syncWaitTotals(all).inferredEdges(), size_t(1));
     QCOMPARE(syncWaitTotals(all).byKind[size_t(SyncKind::EventSync)].recorded, size_t(2));

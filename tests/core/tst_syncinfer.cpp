@@ -16,14 +16,7 @@ namespace {
 
 std::string describe(const std::vector<SyncEdge> &edges)
 {
-    std::string s;
-    for (const SyncEdge &e : edges) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "%u->%u %s%s%s %g", e.src, e.dst, syncKindName(e.kind),
-                      e.gpuToGpu ? " gpu" : "", e.inferred ? " inferred" : "", e.waitUs);
-        s += (s.empty() ? "" : "; ") + std::string(buf);
-    }
-    return s;
+    return cptest::syncEdgeList(edges);
 }
 
 std::vector<SyncEdge> edgesOf(const std::string &json, bool htaExact = false)
