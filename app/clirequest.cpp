@@ -155,7 +155,7 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
         return false;
     }
     // d731cc2e is reproduced exactly or not at all.
-    req.cpa.htaExact = args.has("--hta-exact") || req.cpa.htaVersion == HtaVersion::D731cc2e;
+    req.cpa.htaExact = args.has("--hta-exact") || isHtaExact(req.cpa);
     req.cpa.zeroWeightLaunchEdges = args.has("--zero-weight-launch-edges");
     out.openPair = args.has("--open-pair");
     out.screenshot = args.value("--screenshot");

@@ -408,43 +408,6 @@ void MainWindow::createActions()
         a->setVisible(false);
 }
 
-void MainWindow::setRequestTemplate(const AnalysisRequest &request)
-{
-    m_template = request;
-    syncHtaExactAction();
-}
-
-bool MainWindow::htaExact() const
-{
-    return m_template.cpa.htaExact || m_template.cpa.htaVersion == HtaVersion::D731cc2e;
-}
-
-void MainWindow::syncHtaExactAction()
-{
-    if (!m_htaExactAction)
-        return;
-    const QSignalBlocker block(m_htaExactAction);
-    m_htaExactAction->setChecked(htaExact());
-    // d731cc2e has no default mode to go back to.
-    m_htaExactAction->setEnabled(m_template.cpa.htaVersion != HtaVersion::D731cc2e);
-}
-
-void MainWindow::setHtaExact(bool on)
-{
-    const bool was = htaExact();
-    m_template.cpa.htaExact = on;
-    m_lastRequest.cpa.htaExact = on;
-    syncHtaExactAction();
-    if (htaExact() == was)
-        return;
-    // Sync edges, the critical path and everything drawn from them change: analyse the open
-    // job or pair again (a load under way starts over with the new setting).
-    if (!m_lastJobDir.isEmpty())
-        openJob(m_lastJobDir);
-    else if (m_haveLastRequest)
-        openRequest(m_lastRequest);
-}
-
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
@@ -798,7 +761,7 @@ QString MainWindow::statusSummary() const
     size_t inferred = 0;
     for (const SyncEdge &e : a.syncEdges)
         inferred += e.inferred;
-    const bool exact = a.request.cpa.htaExact || a.request.cpa.htaVersion == HtaVersion::D731cc2e;
+    const bool exact = isHtaExact(a.request.cpa);
     QString sync = tr("%1 %2").arg(number(qint64(a.syncEdges.size())),
                                    a.syncEdges.size() == 1 ? tr("sync edge") : tr("sync edges"));
     if (exact)

@@ -48,7 +48,7 @@ std::vector<uint8_t> launchRows(const RowTable &rows, uint16_t launchRole, bool 
 
 CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const RowOptions &rowOptions,
                        Diagnostics &diag)
-    : trace(t), options(o), d731(o.htaVersion == HtaVersion::D731cc2e), exact(o.htaExact || d731),
+    : trace(t), options(o), d731(o.htaVersion == HtaVersion::D731cc2e), exact(isHtaExact(o)),
       launchRole(d731 ? uint16_t(RoleLaunchD731) : uint16_t(RoleLaunch)), rows(t, rowOptions, diag),
       launchRow(launchRows(rows, launchRole, exact)), tables(rows, diag, launchRow)
 {

@@ -179,7 +179,7 @@ CriticalPathResult analyzeCriticalPath(const KinetoTrace &trace, const CriticalP
 {
     CriticalPathResult out;
     auto t0 = std::chrono::steady_clock::now();
-    const bool exact = options.htaExact || options.htaVersion == HtaVersion::D731cc2e;
+    const bool exact = isHtaExact(options);
     checkCudaSyncPresent(trace, diag, exact);
     // HTA's loader drops the last ProfilerStep; by default the whole trace keeps it
     // and ends at its last event.
@@ -238,7 +238,7 @@ CriticalPathResult analyzeSteps(const KinetoTrace &trace, const CriticalPathOpti
 {
     CriticalPathResult out;
     auto t0 = std::chrono::steady_clock::now();
-    checkCudaSyncPresent(trace, diag, options.htaExact || options.htaVersion == HtaVersion::D731cc2e);
+    checkCudaSyncPresent(trace, diag, isHtaExact(options));
     const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/false); // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
     out.timings.prepare = secondsSince(t0);
@@ -271,7 +271,7 @@ CriticalPathResult analyzeSteps(const KinetoTrace &trace, const CriticalPathOpti
 std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const CriticalPathOptions &options, Diagnostics &diag)
 {
     std::vector<StepResult> steps;
-    checkCudaSyncPresent(trace, diag, options.htaExact || options.htaVersion == HtaVersion::D731cc2e);
+    checkCudaSyncPresent(trace, diag, isHtaExact(options));
     const RowOptions rowOptions = rowOptionsFor(options, /*dropLastStep=*/false); // keep the last step's events
     CpaContext ctx(trace, options, rowOptions, diag);
     const std::vector<uint32_t> annotations = stepAnnotations(ctx);

@@ -45,6 +45,13 @@ struct CriticalPathOptions {
     std::vector<std::string> dataLoadEvents;  // names containing one of these get nodes (data_loading)
 };
 
+// Whether the analysis reproduces HTA exactly: asked for, or implied by HTA d731cc2e
+// (reproduced exactly or not at all).
+inline bool isHtaExact(const CriticalPathOptions &o)
+{
+    return o.htaExact || o.htaVersion == HtaVersion::D731cc2e;
+}
+
 // The analysed time window (HTA-relative µs: 0 = the earliest row).
 struct CpWindow {
     bool wholeTrace = false;       // annotation "" or not found

@@ -234,14 +234,11 @@ private:
                 const uint32_t lane = laneOf(e, device);
                 m_gpu.push_back({i, lane, device, -1, e.correlation, e.ts, e.end(),
                                  std::numeric_limits<double>::quiet_NaN()});
-            } else if (e.kind == EventKind::CudaSync && e.correlation >= 0) {
-                m_rowCorr.push_back(e.correlation);
             }
         }
         std::sort(callByCorr.begin(), callByCorr.end());
         std::sort(m_waitCalls.begin(), m_waitCalls.end());
         std::sort(m_recordTs.begin(), m_recordTs.end());
-        std::sort(m_rowCorr.begin(), m_rowCorr.end());
         for (Gpu &g : m_gpu) {
             if (g.corr < 0)
                 continue;
@@ -307,20 +304,15 @@ private:
 
     void gpuToCpu()
     {
+        // A call whose cuda_sync row gave an edge keeps that one; a row that gave none
+        // (its rule found nothing) is inferred like a call without a row.
         for (const Call &call : m_calls) {
-            const RuntimeApi api = call.api;
-            const bool row = call.corr >= 0 && std::binary_search(m_rowCorr.begin(), m_rowCorr.end(), call.corr);
-            if (has(m_coveredCalls, call.ev)) {
-                ++m_stats.callsWithRows;
+            if (has(m_coveredCalls, call.ev))
                 continue;
-            }
-            const size_t before = m_out.size();
-            if (api == RuntimeApi::Copy || api == RuntimeApi::CopyAsync)
+            if (call.api == RuntimeApi::Copy || call.api == RuntimeApi::CopyAsync)
                 copyWait(call);
             else
                 syncWait(call);
-            if (row && m_out.size() > before)
-                ++m_stats.rowsWithoutEdge;
         }
     }
 
@@ -369,7 +361,6 @@ private:
                                                              : SyncKind::ContextSync;
         const double dur = std::max(0.0, call.dur);
         std::vector<uint32_t> seen; // lanes already given an edge (device sync)
-        bool any = false;
         // Bounded: a long wait while other threads launch thousands of ops must not
         // make the pass quadratic; the awaited op ends last, so it comes early.
         size_t scanned = 0;
@@ -385,15 +376,11 @@ private:
                 return;
             }
             // A device sync waits for every stream: the last op to end on each.
-            const uint32_t key = g.lane;
-            if (std::find(seen.begin(), seen.end(), key) != seen.end())
+            if (std::find(seen.begin(), seen.end(), g.lane) != seen.end())
                 continue;
-            seen.push_back(key);
+            seen.push_back(g.lane);
             add(g.ev, c, c, kind, false, std::clamp(g.end - t0, 0.0, dur));
-            any = true;
         }
-        if (!any)
-            ++m_stats.syncCallsNoWait;
     }
 
     // A stream wait on the thread of `launch`, after `after` and before `before`; -1 when none.
@@ -500,7 +487,6 @@ private:
     uint32_t m_lastLane = ~0u;
     std::vector<uint32_t> m_byEnd, m_byCorr;
     std::vector<double> m_endSorted; // m_gpu[m_byEnd[k]].end
-    std::vector<int64_t> m_rowCorr;
     std::vector<uint32_t> m_coveredCalls, m_coveredGpu;
     std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_waitCalls;
     std::vector<double> m_recordTs;

@@ -52,9 +52,6 @@ struct SyncInferenceOptions {
 struct SyncInferenceStats {
     size_t blockingCopies = 0;     // copy calls that waited for their own copy
     size_t stagedCopies = 0;       // blocking-kind copies that returned before their copy ended
-    size_t syncCallsNoWait = 0;    // synchronising calls during which no awaited GPU op ended
-    size_t callsWithRows = 0;      // calls that have a cuda_sync row with an edge (not inferred)
-    size_t rowsWithoutEdge = 0;    // calls whose cuda_sync row gave no edge but that waited: inferred
 };
 
 // Infers the waits that `recorded` (the edges of the cuda_sync rows) lacks:

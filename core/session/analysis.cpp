@@ -187,7 +187,7 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     if (request.progress)
         request.progress("sync", 0);
     SyncOptions syncOptions;
-    syncOptions.htaExact = request.cpa.htaExact || request.cpa.htaVersion == HtaVersion::D731cc2e;
+    syncOptions.htaExact = isHtaExact(request.cpa);
     a->syncEdges = findAllSyncEdges(*a->device, syncDiag, syncOptions);
     a->times.syncSeconds = secondsSince(t1);
     CriticalPathOptions cpa = request.cpa;
