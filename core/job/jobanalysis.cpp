@@ -224,7 +224,6 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
     findRootCauses(ranks, use, offsetNs, job);
 
     job.criticalPath = jobCriticalPath(ranks, use, job.collectives, offsetNs, job.diagnostics);
-    job.criticalPath.stepTime = jobStepTime(ranks, use, job.collectives, offsetNs);
     if (!options.whatIf.empty())
         job.whatIf = jobWhatIf(ranks, use, job.collectives, offsetNs, options.whatIf, job.criticalPath, job.diagnostics);
     return job;

@@ -112,6 +112,9 @@ struct JobPathSegment {
     // Work: the CPU side of the same stretch, between the launches of the collectives
     // around it (the CPU runs ahead of the GPU), aligned; the ops there are on the path.
     double cpuStartUs = 0, cpuEndUs = 0;
+    // Work: the rank's critical-path nodes of this stretch (own clock), whose longest
+    // path gives the stretch's ops (HTA's semantics inside a rank).
+    int64_t windowFromNs = 0, windowToNs = 0;
 };
 
 // The job step's time, walked back from the rank that ended last: at each
@@ -123,6 +126,9 @@ struct JobStepTime {
     double workUs = 0;          // the ranks' own work on the path
     double waitUs = 0;          // collectives on the path, from the last arrival to the end
     double outsideWindowUs = 0; // before the path's first rank started the step (start skew)
+    int64_t stepNumber = -1;    // the ProfilerStep#N walked (most ranks' window), -1: whole traces
+    size_t ranksLeftOut = 0;    // ranks without that step
+    size_t ranksOtherWindow = 0; // ranks whose critical path is of another window (no ops on the path)
     std::vector<JobPathSegment> segments; // in time order
 };
 
@@ -151,10 +157,6 @@ struct JobAnalysis {
     std::optional<JobWhatIf> whatIf;           // with JobOptions::whatIf
     Diagnostics diagnostics;                   // unmatched / inconsistent collectives, alignment problems
 };
-
-// The kind of the edges the job critical path adds between ranks (RankCpEdge::type
-// values 0..4 are CpEdgeType): the last arriver's kernel start -> a participant's kernel end.
-constexpr uint8_t kJobCollectiveEdge = 5;
 
 // Runs the cross-rank analysis. Never throws for bad input (problems are diagnostics).
 // Near-linear in the total number of collectives (no all-pairs matching).

@@ -322,7 +322,7 @@ std::string formatJobSummary(const JobReportInput &in)
              "\n";
     if (in.analysis && in.analysis->whatIf && in.analysis->whatIf->ok) {
         const JobWhatIf &w = *in.analysis->whatIf;
-        s += "What-if: job critical path " + fixed(w.baselineUs / 1e3) + " ms -> " + fixed(w.projectedUs / 1e3) +
+        s += "What-if: job step " + fixed(w.baselineUs / 1e3) + " ms -> " + fixed(w.projectedUs / 1e3) +
              " ms (" + fixed(w.speedup) + "x);";
         for (const WhatIfRuleCount &r : w.rules)
             s += " '" + r.rule + "' matched " + std::to_string(r.matched) + ";";

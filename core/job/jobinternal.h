@@ -6,9 +6,12 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace syncscope::job {
+
 
 // One rank's kernel in a collective instance: indices into the summaries and
 // into that summary's collectives.
@@ -44,9 +47,11 @@ struct ClockFit {
 ClockFit alignClocks(const std::vector<RankSummary> &ranks, const std::vector<Instance> &instances, uint32_t reference,
                      Diagnostics &diag);
 
-// The job critical path (see docs/job_analysis.md). `summaryOf` maps a rank
-// number to its summary index; `offsetNs` per summary. `weights` (what-if): per summary,
-// the weight of each of its graph's edges (NaN: left out) instead of the measured one.
+// The job critical path (docs/job_analysis.md): the step's wait-state walk
+// (jobStepTime), inside each stretch of work the rank's own critical path over its
+// nodes there. `offsetNs` per summary. `weights` (what-if): per summary, the weight
+// of each of its graph's edges (NaN: left out) instead of the measured one; the step
+// is then replayed with them.
 JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
                                 const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,
                                 Diagnostics &diag, const std::vector<std::vector<double>> *weights = nullptr);
@@ -64,9 +69,24 @@ double median(std::vector<double> values); // 0 for none
 // step holding the collective (the trace start when none); fromWindowStart says which.
 int64_t previousSyncNs(const RankSummary &r, uint32_t k, bool &fromWindowStart);
 
-// The job step's time walked back through the waits (jobsteptime.cpp). O(collectives).
+// The ranks' graphs re-timed under a what-if's edge weights (jobreplay.cpp): how far
+// each collective kernel's start and end and each rank's end moved (ns). Linear in
+// the edges of all graphs plus the participations of the collectives joined.
+struct JobReplay {
+    bool ok = false;
+    std::string reason;
+    std::vector<std::unordered_map<uint32_t, std::pair<double, double>>> kernels; // per summary: own collective -> shifts
+    std::vector<double> endShiftNs;                                               // per summary
+};
+JobReplay replayJob(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
+                    const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,
+                    const std::vector<std::vector<double>> &weights);
+
+// The job step (as measured, or as `replay` moved it) walked back through the waits
+// (jobsteptime.cpp). O(collectives).
 JobStepTime jobStepTime(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
-                        const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs);
+                        const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,
+                        const JobReplay *replay);
 
 // Fills MatchedCollective::rootCauses and JobAnalysis::delayCosts (jobrootcause.cpp).
 // Linear in the ops of the intervals compared.

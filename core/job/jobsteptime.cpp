@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Where the job's step time went (docs/job_analysis.md): a wait-state walk back
-// from the rank that ended the step last. On that rank, the time since its last
-// collective is its own work; in the collective, the time from the last arrival to
-// the end is the collective's; the walk then continues on the last arriver from its
-// arrival (where the others waited, the cause is what that rank did). The first
-// rank's step start closes the walk; before it lies start skew.
+// Where the job's step time went (docs/job_analysis.md): a replay of the step as
+// the ranks' work between collectives, then a wait-state walk back from the rank
+// that ended the step last. On that rank, the time since its last collective is
+// its own work; in the collective, the time from the last arrival to the end is
+// the collective's; the walk then continues on the last arriver from its arrival
+// (where the others waited, the cause is what that rank did). The first rank's
+// step start closes the walk; before it lies start skew.
+//
+// Under a what-if the walk runs over the replayed times (jobreplay.cpp).
 #include "jobinternal.h"
 
 #include <algorithm>
@@ -13,46 +16,75 @@
 
 namespace syncscope::job {
 
+namespace {
+
+// One rank's collective of the step, aligned µs; measured and replayed.
+struct Item {
+    double arrival, end, launch; // measured (launch: CPU launch, arrival when unknown)
+    double lastArrival;          // measured last arrival of the instance
+    uint32_t job;                // index into the job's collectives
+    uint32_t own;                // index into the rank's RankSummary::collectives
+    double simArrival = 0, simEnd = 0, simLastArrival = 0;
+    uint32_t simLast = 0;        // summary index of the replayed last arriver
+};
+
+} // namespace
+
 JobStepTime jobStepTime(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
-                        const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs)
+                        const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,
+                        const JobReplay *replay)
 {
     JobStepTime out;
-    // The analysed step on each rank (the critical-path window), aligned µs.
+    const size_t n = ranks.size();
+    // The step: the ProfilerStep#N most ranks analysed (their critical-path window);
+    // a rank that analysed another one but has step N takes part with step N.
+    std::unordered_map<int64_t, size_t> votes;
+    for (uint32_t i = 0; i < n; ++i)
+        if (use[i])
+            ++votes[ranks[i].criticalPath.windowStep];
+    int64_t stepNumber = -1;
+    size_t best = 0;
+    for (const auto &[s, v] : votes)
+        if (v > best || (v == best && s < stepNumber)) {
+            stepNumber = s;
+            best = v;
+        }
     std::unordered_map<int64_t, uint32_t> summaryOf;
-    std::vector<double> stepStart(ranks.size(), NAN), stepEnd(ranks.size(), NAN);
-    std::vector<int32_t> stepIndex(ranks.size(), -1);
-    for (uint32_t i = 0; i < ranks.size(); ++i) {
+    std::vector<double> stepStart(n, NAN), stepEnd(n, NAN);
+    std::vector<int32_t> stepIndex(n, -1);
+    for (uint32_t i = 0; i < n; ++i) {
         if (!use[i])
             continue;
         summaryOf.emplace(ranks[i].rank, i);
-        const int64_t n = ranks[i].criticalPath.windowStep;
-        for (size_t k = 0; k < ranks[i].steps.size() && n >= 0; ++k)
-            if (ranks[i].steps[k].number == n) {
+        const double off = offsetNs[i];
+        if (stepNumber < 0) { // no ProfilerStep: the whole trace
+            stepStart[i] = (double(ranks[i].traceStartNs) + off) / 1000.0;
+            stepEnd[i] = (double(ranks[i].traceEndNs) + off) / 1000.0;
+            continue;
+        }
+        for (size_t k = 0; k < ranks[i].steps.size(); ++k)
+            if (ranks[i].steps[k].number == stepNumber) {
                 stepIndex[i] = static_cast<int32_t>(k);
-                stepStart[i] = (double(ranks[i].steps[k].startNs) + offsetNs[i]) / 1000.0;
-                stepEnd[i] = (double(ranks[i].steps[k].endNs) + offsetNs[i]) / 1000.0;
+                stepStart[i] = (double(ranks[i].steps[k].startNs) + off) / 1000.0;
+                stepEnd[i] = (double(ranks[i].steps[k].endNs) + off) / 1000.0;
             }
     }
+    out.stepNumber = stepNumber;
     double first = INFINITY, last = -INFINITY;
-    int32_t r = -1;
-    for (uint32_t i = 0; i < ranks.size(); ++i) {
-        if (std::isnan(stepStart[i]))
-            continue;
-        first = std::min(first, stepStart[i]);
-        if (stepEnd[i] > last) {
-            last = stepEnd[i];
-            r = static_cast<int32_t>(i);
-        }
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!std::isnan(stepStart[i]))
+            first = std::min(first, stepStart[i]);
+        else if (use[i])
+            ++out.ranksLeftOut;
+        if (use[i] && ranks[i].criticalPath.valid && ranks[i].criticalPath.windowStep != stepNumber)
+            ++out.ranksOtherWindow;
     }
-    if (r < 0)
+    if (!std::isfinite(first))
         return out;
-    // Per rank: its collectives of the step, by aligned end.
-    struct Mine {
-        double arrival, end, lastArrival, launch; // launch: aligned CPU launch (arrival when unknown)
-        uint32_t job;
-        int64_t lastRank;
-    };
-    std::vector<std::vector<Mine>> mine(ranks.size());
+
+    // Per rank: its collectives of the step, in its own order (by arrival).
+    std::vector<std::vector<Item>> items(n);
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> inJob(collectives.size()); // (summary, item)
     for (uint32_t j = 0; j < collectives.size(); ++j) {
         const MatchedCollective &c = collectives[j];
         if (c.lastArrivalRank < 0)
@@ -60,48 +92,114 @@ JobStepTime jobStepTime(const std::vector<RankSummary> &ranks, const std::vector
         const double lastArrival = c.arrivalUs.at(c.lastArrivalRank);
         for (size_t p = 0; p < c.ranks.size(); ++p) {
             const uint32_t i = summaryOf.at(c.ranks[p]);
-            if (stepIndex[i] < 0 || ranks[i].collectives[c.index[p]].step != stepIndex[i])
+            if (std::isnan(stepStart[i]) || (stepIndex[i] >= 0 && ranks[i].collectives[c.index[p]].step != stepIndex[i]))
                 continue;
             const int64_t launchNs = ranks[i].collectives[c.index[p]].launchNs;
-            const double launch =
-                launchNs >= 0 ? (double(launchNs) + offsetNs[i]) / 1000.0 : c.arrivalUs.at(c.ranks[p]);
-            mine[i].push_back({c.arrivalUs.at(c.ranks[p]), c.endUs.at(c.ranks[p]), lastArrival, launch, j,
-                               c.lastArrivalRank});
+            const double arrival = c.arrivalUs.at(c.ranks[p]);
+            items[i].push_back({arrival, c.endUs.at(c.ranks[p]),
+                                launchNs >= 0 ? (double(launchNs) + offsetNs[i]) / 1000.0 : arrival, lastArrival, j,
+                                c.index[p]});
         }
     }
-    for (auto &m : mine)
-        std::sort(m.begin(), m.end(), [](const Mine &a, const Mine &b) { return a.end < b.end; });
+    for (uint32_t i = 0; i < n; ++i) {
+        auto &list = items[i];
+        std::stable_sort(list.begin(), list.end(), [](const Item &a, const Item &b) { return a.arrival < b.arrival; });
+        for (uint32_t k = 0; k < list.size(); ++k)
+            inJob[list[k].job].emplace_back(i, k);
+    }
+    // The node window (own clock) of stretch k of rank i: from the previous collective's
+    // launch or end (the CPU runs ahead of the GPU) to the arrival; k == size: the tail.
+    auto window = [&](uint32_t i, size_t k, int64_t &fromNs, int64_t &toNs) {
+        const auto &list = items[i];
+        const double fromUs = k == 0 ? stepStart[i] : std::min(list[k - 1].launch, list[k - 1].end);
+        const double toUs = k < list.size() ? list[k].arrival : stepEnd[i];
+        fromNs = std::llround(fromUs * 1000.0 - offsetNs[i]);
+        toNs = std::llround(toUs * 1000.0 - offsetNs[i]);
+    };
+    // The replayed times: every kernel moved as its graph nodes did (as measured
+    // without a replay); the last arrival follows.
+    for (uint32_t i = 0; i < n; ++i)
+        for (Item &it : items[i]) {
+            it.simArrival = it.arrival;
+            it.simEnd = it.end;
+            if (!replay)
+                continue;
+            const auto k = replay->kernels[i].find(it.own);
+            if (k != replay->kernels[i].end()) {
+                it.simArrival += k->second.first / 1000.0;
+                it.simEnd += k->second.second / 1000.0;
+            }
+        }
+    for (uint32_t j = 0; j < collectives.size(); ++j) {
+        double lastArrival = -INFINITY;
+        uint32_t lastRank = 0;
+        for (const auto &[i, k] : inJob[j])
+            if (items[i][k].simArrival > lastArrival) {
+                lastArrival = items[i][k].simArrival;
+                lastRank = i;
+            }
+        for (const auto &[i, k] : inJob[j]) {
+            items[i][k].simLastArrival = lastArrival;
+            items[i][k].simLast = lastRank;
+        }
+    }
+    std::vector<double> simEnd(n, NAN);
+    for (uint32_t i = 0; i < n; ++i)
+        if (!std::isnan(stepStart[i]))
+            simEnd[i] = stepEnd[i] + (replay ? replay->endShiftNs[i] / 1000.0 : 0.0);
 
+    int32_t r = -1;
+    for (uint32_t i = 0; i < n; ++i)
+        if (!std::isnan(simEnd[i]) && simEnd[i] > last) {
+            last = simEnd[i];
+            r = static_cast<int32_t>(i);
+        }
+    if (r < 0)
+        return out;
     out.valid = true;
     out.stepTimeUs = last - first;
-    double t = last;
-    double cpuT = last; // the CPU side of the current stretch ends here
+
+    // The walk back. Per rank a cursor only moves back, as the walk's time does.
+    std::vector<size_t> cursor(n);
+    for (uint32_t i = 0; i < n; ++i)
+        cursor[i] = items[i].size();
+    double now = last;
+    double cpuNow = last; // the CPU side of the current stretch ends here
     std::vector<JobPathSegment> back;
-    // Each turn consumes a collective of the current rank that ends at or before t, and
-    // t only decreases: at most one turn per (rank, collective).
-    for (size_t guard = 0; guard <= collectives.size() * 2 + ranks.size(); ++guard) {
-        const auto &list = mine[static_cast<size_t>(r)];
-        auto it = std::upper_bound(list.begin(), list.end(), t, [](double x, const Mine &m) { return x < m.end; });
-        const double from = std::isnan(stepStart[r]) ? first : stepStart[r];
-        if (it == list.begin() || std::prev(it)->end <= from) {
-            back.push_back({ranks[r].rank, std::min(from, t), t, false, -1, std::min(from, cpuT), cpuT});
-            out.outsideWindowUs = std::max(0.0, std::min(from, t) - first);
+    auto work = [&](uint32_t i, size_t k, double from, double to, double cpuFrom, double cpuTo) {
+        JobPathSegment g{ranks[i].rank, from, to, false, -1, std::min(cpuFrom, cpuTo), cpuTo};
+        window(i, k, g.windowFromNs, g.windowToNs);
+        back.push_back(g);
+    };
+    for (size_t guard = 0; guard <= collectives.size() * 2 + n; ++guard) {
+        const uint32_t i = static_cast<uint32_t>(r);
+        const auto &list = items[i];
+        size_t q = cursor[i];
+        while (q > 0 && list[q - 1].simEnd > now)
+            --q;
+        cursor[i] = q;
+        if (q == 0 || list[q - 1].simEnd <= stepStart[i]) {
+            work(i, 0, std::min(stepStart[i], now), now, stepStart[i], cpuNow);
+            out.outsideWindowUs = std::max(0.0, std::min(stepStart[i], now) - first);
             break;
         }
-        const Mine &c = *std::prev(it);
-        back.push_back({ranks[r].rank, c.end, t, false, -1, std::min(c.launch, cpuT), cpuT});
-        const double arrival = std::min(c.lastArrival, c.end);
-        back.push_back({ranks[r].rank, arrival, c.end, true, static_cast<int32_t>(c.job), 0, 0});
-        t = arrival;
-        const auto next = summaryOf.find(c.lastRank);
-        if (next != summaryOf.end() && !std::isnan(stepStart[next->second]))
-            r = static_cast<int32_t>(next->second);
-        // The CPU stretch before this collective on the rank the walk goes on with ends
-        // at its launch there.
-        cpuT = c.launch;
-        for (const Mine &m : mine[static_cast<size_t>(r)])
-            if (m.job == c.job)
-                cpuT = m.launch;
+        const Item &c = list[q - 1];
+        const double shift = c.simArrival - c.arrival;
+        work(i, q, c.simEnd, now, c.launch + shift, cpuNow);
+        const double arrival = std::min(c.simLastArrival, c.simEnd);
+        back.push_back({ranks[i].rank, arrival, c.simEnd, true, static_cast<int32_t>(c.job), 0, 0});
+        now = arrival;
+        r = static_cast<int32_t>(c.simLast);
+        cursor[c.simLast] = std::min(cursor[c.simLast], items[c.simLast].size());
+        // On the rank the walk goes on with, the stretch before this collective ends at
+        // its launch there, and its search starts before this collective.
+        cpuNow = c.launch + shift;
+        for (const auto &[p, k] : inJob[c.job])
+            if (p == c.simLast) {
+                const Item &mine = items[p][k];
+                cpuNow = mine.launch + (mine.simArrival - mine.arrival);
+                cursor[p] = std::min(cursor[p], size_t(k));
+            }
     }
     for (auto it = back.rbegin(); it != back.rend(); ++it) {
         if (it->endUs - it->startUs <= 0 && it->cpuEndUs - it->cpuStartUs <= 0)

@@ -174,8 +174,10 @@ JobWhatIf jobWhatIf(const std::vector<RankSummary> &ranks, const std::vector<uin
         diag.error("what_if.no_critical_path", out.error);
         return out;
     }
-    out.baselineUs = baseline.weightUs;
-    out.projectedUs = projected.weightUs;
+    // The job's step (earliest start to latest end), measured and replayed: the path's
+    // own length may grow when the walk then starts on a rank that started earlier.
+    out.baselineUs = baseline.stepTime.stepTimeUs;
+    out.projectedUs = projected.stepTime.stepTimeUs;
     out.speedup = out.projectedUs > 0 ? out.baselineUs / out.projectedUs : std::numeric_limits<double>::infinity();
     out.ranksOnPath = projected.ranksOnPath;
     out.summaryPct = projected.summaryPct;

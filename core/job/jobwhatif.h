@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What-if across a job (docs/what_if.md, "Jobs"): the rules re-weight every
-// rank's critical-path graph (rank=N restricts a rule to rank N), and the job
-// critical path is recomputed over the re-weighted graphs joined by the same
-// collective edges. Works on the rank summaries only, like the rest of the job layer.
+// rank's critical-path graph (rank=N restricts a rule to rank N), the ranks'
+// graphs are re-timed together (jobreplay.cpp) and the job's step and critical
+// path recomputed. Works on the rank summaries only, like the rest of the job layer.
 #pragma once
 
 #include "analysis/whatif.h"
@@ -25,8 +25,8 @@ struct JobWhatIfRank {
 struct JobWhatIf {
     bool ok = false;
     std::string error;        // e.g. a rule that matches nothing on any rank
-    double baselineUs = 0;    // the job critical path as measured
-    double projectedUs = 0;   // after the rules
+    double baselineUs = 0;    // the job's step as measured (job critical path's step_time_us)
+    double projectedUs = 0;   // the step replayed after the rules
     double speedup = 1;
     std::vector<WhatIfRuleCount> rules;
     std::vector<JobWhatIfRank> ranks; // ranks with a critical-path graph, summary order

@@ -69,24 +69,25 @@ void TestWhatIfCli::ruleMatchingNothing()
 
 void TestWhatIfCli::jobMode()
 {
-    // The 8 DLRM ranks: halving rank 3's CPU ops (rank 3 is on the job critical
-    // path) shortens the job; a rule for a rank that does not exist is an error.
+    // The 8 DLRM ranks: halving rank 7's CPU ops (rank 7's work before the first
+    // collectives is on the job critical path) shortens the job; a rule for a rank
+    // that does not exist is an error.
     const QString job = QString::fromStdString(testutil::fixture("jobs/param_dlrm_8rank"));
     const QString report = QString::fromStdString(testutil::tempDir()) + "/job.json";
     QString err;
-    QCOMPARE(run({"--batch", "--job", job, "--quiet", "--what-if", "rank=3&cat=cpu_op*0.5", "--what-if", "comm*1",
+    QCOMPARE(run({"--batch", "--job", job, "--quiet", "--what-if", "rank=7&cat=cpu_op*0.5", "--what-if", "comm*1",
                   "--report", report},
                  &err),
              0);
     const auto j = nlohmann::json::parse(testutil::readText(report.toStdString()));
     const auto &w = j.at("what_if");
-    QCOMPARE(w.at("baseline_us").get<double>(), j.at("job_critical_path").at("weight_us").get<double>());
+    QCOMPARE(w.at("baseline_us").get<double>(), j.at("job_critical_path").at("step_time_us").get<double>());
     QVERIFY(w.at("projected_us").get<double>() < w.at("baseline_us").get<double>());
     QCOMPARE(w.at("rules").size(), size_t(2));
     QVERIFY(w.at("rules")[1].at("matched").get<int>() > 0);
     QCOMPARE(w.at("ranks").size(), size_t(8));
     for (const auto &r : w.at("ranks"))
-        if (r.at("rank").get<int>() != 3)
+        if (r.at("rank").get<int>() != 7)
             QCOMPARE(r.at("projected_us").get<double>(), r.at("baseline_us").get<double>());
 
     QCOMPARE(run({"--batch", "--job", job, "--quiet", "--what-if", "rank=99&compute*0.5"}, &err), 6);

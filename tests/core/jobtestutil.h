@@ -73,10 +73,10 @@ inline void shiftGpuFrom(syncscope::RankSummary &s, int64_t from, int64_t delta)
         if (op.gpu && op.startNs >= from)
             op.startNs += delta;
     for (auto &op : s.criticalPath.ops)
-        if (op.startNs >= from)
+        if (op.stream >= 0 && op.startNs >= from)
             op.startNs += delta;
     for (auto &n : s.criticalPath.nodes)
-        if (n.timeNs >= from)
+        if (n.op >= 0 && s.criticalPath.ops[size_t(n.op)].stream >= 0 && n.timeNs >= from)
             n.timeNs += delta;
 }
 
@@ -125,6 +125,32 @@ inline void slowOp(std::vector<syncscope::RankSummary> &ranks, const syncscope::
     for (auto &col : v.collectives)
         if (col.launchNs >= end)
             col.launchNs += deltaNs;
+    // The same in its critical-path graph: the op's own edge is longer, the CPU after it later.
+    RankCpGraph &g = v.criticalPath;
+    int32_t cpOp = -1;
+    for (size_t k = 0; k < g.ops.size(); ++k)
+        if (g.ops[k].stream < 0 && g.ops[k].startNs == slowed.startNs && g.ops[k].name == v.opNames[slowed.name])
+            cpOp = static_cast<int32_t>(k);
+    // (Graph node times went through HTA's µs doubles: match the op's end node, not its time.)
+    int32_t endNode = -1;
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        if (cpOp >= 0 && g.nodes[k].op == cpOp && !g.nodes[k].isStart)
+            endNode = static_cast<int32_t>(k);
+    const int64_t endTime = endNode >= 0 ? g.nodes[size_t(endNode)].timeNs : end;
+    for (auto &e : g.edges)
+        if (e.to == endNode && e.op == cpOp)
+            e.weightUs += double(deltaNs) / 1000.0;
+    for (auto &n : g.nodes)
+        if (n.timeNs >= endTime && (n.op < 0 || g.ops[size_t(n.op)].stream < 0))
+            n.timeNs += deltaNs;
+    for (auto &o : g.ops) {
+        if (o.stream >= 0)
+            continue;
+        if (o.startNs <= slowed.startNs && o.startNs + o.durNs >= end)
+            o.durNs += deltaNs;
+        else if (o.startNs >= end)
+            o.startNs += deltaNs;
+    }
     // Collective k: later on the victim, ends later everywhere; the GPU work after it too.
     const int64_t startK = v.collectives[k].startNs, endK = v.collectives[k].endNs;
     shiftGpuFrom(v, endK, moved);

@@ -317,7 +317,7 @@ void TestJobSummary::stepMismatch()
     const JobAnalysis job = analyzeJob(ranks, {});
     const Diagnostic *d = job.diagnostics.find("job.step_mismatch");
     QVERIFY(d);
-    QVERIFY2(d->message.find("1 ranks analysed another window than ProfilerStep#10") != std::string::npos,
+    QVERIFY2(d->message.find("1 rank(s) analysed another window than ProfilerStep#10") != std::string::npos,
              d->message.c_str());
     QVERIFY(job.criticalPath.valid);
     for (const JobCriticalPathRow &row : job.criticalPath.path)

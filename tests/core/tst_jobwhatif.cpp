@@ -67,7 +67,7 @@ void TestJobWhatIf::factorOneIsTheBaseline()
     for (const char *rule : {"compute*1", "rank=3&compute*1", "comm*1", "cat=cpu_op*1"}) {
         const JobAnalysis job = analyze({rule});
         QVERIFY2(job.whatIf && job.whatIf->ok, rule);
-        QCOMPARE(job.whatIf->baselineUs, job.criticalPath.weightUs);
+        QCOMPARE(job.whatIf->baselineUs, job.criticalPath.stepTime.stepTimeUs);
         QCOMPARE(job.whatIf->projectedUs, job.whatIf->baselineUs); // exactly, not fuzzily
         QCOMPARE(job.whatIf->speedup, 1.0);
         for (const JobWhatIfRank &r : job.whatIf->ranks)
@@ -97,7 +97,9 @@ void TestJobWhatIf::stragglerScaledDown()
     // The straggler's own critical path bounds what its speed-up can give the job.
     const JobWhatIfRank *s = rankRow(w, m_straggler);
     QVERIFY(s);
-    QVERIFY(w.baselineUs - w.projectedUs <= s->baselineUs - s->projectedUs + 1e-6);
+    QVERIFY2(w.baselineUs - w.projectedUs <= s->baselineUs - s->projectedUs + 1e-6,
+             qPrintable(QString("job %1 -> %2, straggler %3 -> %4")
+                            .arg(w.baselineUs).arg(w.projectedUs).arg(s->baselineUs).arg(s->projectedUs)));
 }
 
 void TestJobWhatIf::monotonicInTheFactor()

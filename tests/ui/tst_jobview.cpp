@@ -594,7 +594,7 @@ void TestJobView::whatIfWorksOnTheJob()
 {
     QVERIFY(openJob(m_job));
     WhatIfPanel *panel = m_w->whatIfPanel();
-    const double baseline = m_w->jobData()->analysis.criticalPath.weightUs;
+    const double baseline = m_w->jobData()->analysis.criticalPath.stepTime.stepTimeUs;
     QVERIFY(baseline > 0);
     QSignalSpy changed(panel, &WhatIfPanel::resultChanged);
     // Factor 1 is the measured job exactly.
@@ -608,7 +608,7 @@ void TestJobView::whatIfWorksOnTheJob()
     QTRY_VERIFY_WITH_TIMEOUT(panel->jobResult() && panel->jobResult()->ok && panel->jobResult()->projectedUs < baseline,
                              20000);
     QCOMPARE(panel->movedView()->model()->rowCount(), kRanks);
-    QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("Job critical path")));
+    QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("Job step")));
     // A rule that matches nothing on any rank says so.
     panel->removeRule(0);
     QVERIFY(panel->addRule(QStringLiteral("name~no_such_op_anywhere*0.5")));

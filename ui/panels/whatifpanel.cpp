@@ -399,7 +399,7 @@ void WhatIfPanel::showJobResult(quint64 generation, std::shared_ptr<const JobWha
         Q_EMIT resultChanged();
         return;
     }
-    QString text = tr("Job critical path %1 \u2192 %2 (%3\u00d7 faster)")
+    QString text = tr("Job step %1 \u2192 %2 (%3\u00d7 faster)")
                        .arg(us(r.baselineUs), us(r.projectedUs), QString::number(r.speedup, 'f', 2));
     text += QStringLiteral("\n") + tr("Matched: %1").arg(matchedText(r.rules));
     QStringList onPath;
