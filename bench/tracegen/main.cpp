@@ -22,10 +22,14 @@ int usage()
                  "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
                  "       syncscope-tracegen --job DIR --ranks N [--steps N] [--layers L] [--seed S] [--plain]\n"
                  "                          [--straggler R] [--straggler-scale X] [--max-clock-offset-us US]\n"
+                 "                          [--start-skew R:US] [--slow-rank R --slow-kernel SUBSTR\n"
+                 "                          --slow-kernel-scale X] [--pairs]\n"
                  "Writes PREFIX.et.json and PREFIX.kineto.json (or .json.gz with --gzip); --replicate\n"
                  "repeats a real Kineto trace N times in time, with unique ids; --job writes a whole job\n"
                  "(DIR/rank<N>.et.json.gz + DIR/rank<N>.kineto.json.gz) with consistent collectives,\n"
-                 "per-rank clock offsets and an optional straggler.\n"
+                 "per-rank clock offsets and an optional straggler (all compute kernels slower), a rank\n"
+                 "that starts late (--start-skew), one rank's kernels matching SUBSTR slower (--slow-rank),\n"
+                 "and with --pairs collectives in alternating pairs of ranks (lateness propagates).\n"
                  "Sync grid: --streams N (1-6) forks each forward layer onto N-1 side streams;\n"
                  "--blocking-copies makes device-to-host copy calls wait for their copy (plus a\n"
                  "synchronous cudaMemcpy per step), to pinned memory unless --pageable; --item-loop N\n"
@@ -108,6 +112,13 @@ int main(int argc, char **argv)
             job.maxClockOffsetUs = std::atof(v);
         else if (a == "--plain")
             job.gzip = false;
+        else if (a == "--start-skew" && (v = next()) && std::strchr(v, ':')) {
+            job.startSkewRank = std::atoi(v);
+            job.startSkewUs = std::atof(std::strchr(v, ':') + 1);
+        } else if (a == "--slow-rank" && (v = next()))
+            job.slowRank = std::atoi(v);
+        else if (a == "--pairs")
+            job.pairs = true;
         else
             return usage();
     }
@@ -116,6 +127,8 @@ int main(int argc, char **argv)
             job.steps = o.steps > 0 ? o.steps : 1;
             job.layers = o.layers;
             job.seed = o.seed;
+            job.slowKernel = o.slowKernel;
+            job.slowKernelScale = o.slowKernelScale;
             const tracegen::JobResult r = tracegen::generateJob(job);
             uint64_t bytes = 0;
             for (const auto &rank : r.ranks)

@@ -70,9 +70,10 @@ public:
     Result run()
     {
         header();
-        m_threads[kMainTid] = {1, 2, 0.0, {}};
+        const double startUs = m_opt.job ? m_opt.job->startUs : 0.0; // job mode: start skew
+        m_threads[kMainTid] = {1, 2, startUs, {}};
         hostNode(2, "[pytorch|profiler|execution_trace|thread]", 1, 0, 1, "", {}, {});
-        m_threads[kAutogradTid] = {2, 3, 0.0, {}};
+        m_threads[kAutogradTid] = {2, 3, startUs, {}};
         hostNode(3, "[pytorch|profiler|execution_trace|thread]", 1, 0, 2, "", {}, {});
         m_nextId = 4;
         for (int s = 0;; ++s) {
@@ -170,8 +171,9 @@ private:
 
     void footer()
     {
-        event("{\"ph\": \"X\", \"cat\": \"Trace\", \"ts\": " + fmtUs(m_baseUs) + ", \"dur\": " +
-              fmtUs(std::max(m_threads[kMainTid].t, m_threads[kAutogradTid].t)) +
+        const double startUs = m_opt.job ? m_opt.job->startUs : 0.0; // the profiler started this late
+        event("{\"ph\": \"X\", \"cat\": \"Trace\", \"ts\": " + fmtUs(m_baseUs + startUs) + ", \"dur\": " +
+              fmtUs(std::max(m_threads[kMainTid].t, m_threads[kAutogradTid].t) - startUs) +
               ", \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\", \"name\": \"PyTorch Profiler (0)\", \"args\": "
               "{\"Op count\": 0}}");
         kin("\n  ],\n  \"traceName\": \"" + std::string(m_opt.sample ? "syncscope-sample" : "syncscope-synthetic") +
@@ -431,6 +433,8 @@ private:
     }
 
     std::string groupRanks() const { return m_opt.job ? m_opt.job->groupRanks : "[0, 1]"; }
+    // Job pairs mode: the collective about to launch runs in a pair's own process group.
+    bool pairGroup() const { return m_opt.job && size_t(m_collective) < m_opt.job->groupNames.size(); }
 
     // A cuda_sync row (none with --no-cuda-sync).
     void syncEvent(const std::string &body)
@@ -568,10 +572,13 @@ private:
                120.0, "cudaLaunchKernelExC",
                ", \"Collective name\": \"allreduce\", \"In msg nelems\": 262144, \"Out msg nelems\": 262144, "
                "\"Group size\": " +
-                   std::to_string(m_opt.worldSize) +
-                   ", \"dtype\": \"Float\", \"Process Group Name\": \"0\", \"Process Group Description\": "
-                   "\"default_pg\", \"Process Group Ranks\": \"" +
-                groupRanks() + "\"" + (m_opt.job ? ", \"Seq\": " + std::to_string(m_collective) : std::string()),
+                   std::to_string(pairGroup() ? 2 : m_opt.worldSize) + ", \"dtype\": \"Float\", \"Process Group Name\": \"" +
+                   (pairGroup() ? m_opt.job->groupNames[size_t(m_collective)] : std::string("0")) +
+                   "\", \"Process Group Description\": \"" + (pairGroup() ? "pair" : "default_pg") +
+                   "\", \"Process Group Ranks\": \"" +
+                   (pairGroup() ? m_opt.job->groupRanksOf[size_t(m_collective)] : groupRanks()) + "\"" +
+                   (m_opt.job ? ", \"Seq\": " + std::to_string(pairGroup() ? m_collective / 2 : m_collective)
+                              : std::string()),
                commsExt);
         m_launchingCollective = false;
         end(kAutogradTid);

@@ -19,6 +19,9 @@ struct JobTiming {
     double arrivalUs = -1;                // dry run out: the rank's start of the first collective with no end
     double computeScale = 1.0;            // > 1: this rank's compute kernels are slower (a straggler)
     std::string groupRanks = "[0, 1]";    // "Process Group Ranks" and distributedInfo pg_config ranks
+    // Per collective (pairs mode): its process group's name, ranks and size; empty: the world group.
+    std::vector<std::string> groupNames, groupRanksOf;
+    double startUs = 0;                   // the rank's first op starts this late (true time): start skew
 };
 
 // The sync dependencies the generator built in (issue 28's strip-and-compare grid):
@@ -115,7 +118,22 @@ struct JobOptions {
     double stragglerScale = 4.0;  // its compute kernels take this many times longer
     double maxClockOffsetUs = 2000; // |offset| bound; rank 0 has offset 0
     double collectiveUs = 120;    // collective duration after the last arrival
+    // Start skew: this rank begins (and its trace starts) startSkewUs later; -1 none.
+    int startSkewRank = -1;
+    double startSkewUs = 0;
+    // One op slowed on one rank: kernels of slowRank whose name contains slowKernel take
+    // slowKernelScale times longer (every step); -1 none.
+    int slowRank = -1;
+    std::string slowKernel;
+    double slowKernelScale = 1.0;
+    // Pairs: collective k runs in pairs of ranks, alternating {2m, 2m+1} (k even) and
+    // {2m+1, 2m+2 mod N} (k odd), each its own process group, so a rank that waited
+    // hands its lateness on to the next pair (propagation chains). Needs an even N.
+    bool pairs = false;
 };
+
+// Pairs mode: the rank rank `rank` meets at collective k.
+int jobPartner(const JobOptions &options, int rank, size_t k);
 
 struct JobResult {
     std::vector<Result> ranks;

@@ -34,10 +34,23 @@ Options rankOptions(const JobOptions &job, int rank, JobTiming &timing)
     o.job = &timing;
     o.clockOffsetUs = jobClockOffsetUs(job, rank);
     timing.computeScale = rank == job.straggler ? job.stragglerScale : 1.0;
+    timing.startUs = rank == job.startSkewRank ? job.startSkewUs : 0.0;
+    if (rank == job.slowRank) {
+        o.slowKernel = job.slowKernel;
+        o.slowKernelScale = job.slowKernelScale;
+    }
     return o;
 }
 
 } // namespace
+
+int jobPartner(const JobOptions &options, int rank, size_t k)
+{
+    const int n = options.ranks;
+    if (k % 2 == 0)
+        return rank % 2 == 0 ? rank + 1 : rank - 1;
+    return rank % 2 == 1 ? (rank + 1) % n : (rank + n - 1) % n;
+}
 
 double jobClockOffsetUs(const JobOptions &options, int rank)
 {
@@ -52,6 +65,8 @@ JobResult generateJob(const JobOptions &options)
 {
     if (options.ranks < 1)
         throw std::runtime_error("a job needs at least one rank");
+    if (options.pairs && (options.ranks < 2 || options.ranks % 2 != 0))
+        throw std::runtime_error("pairs mode needs an even number of ranks");
     std::filesystem::create_directories(options.dir);
     const std::string groupRanks = allRanks(options.ranks);
     JobResult result;
@@ -59,16 +74,17 @@ JobResult generateJob(const JobOptions &options)
     for (JobTiming &t : timing)
         t.groupRanks = groupRanks;
     // One collective per round: every rank runs (dry) to its next collective.
+    std::vector<std::vector<double>> ends(static_cast<size_t>(options.ranks));
     for (;;) {
-        double lastArrival = -1;
+        std::vector<double> arrival(static_cast<size_t>(options.ranks), -1);
         int arrived = 0;
         for (int r = 0; r < options.ranks; ++r) {
             JobTiming &t = timing[static_cast<size_t>(r)];
             t.dryRun = true;
-            t.collectiveEndsUs = result.collectiveEndsUs;
+            t.collectiveEndsUs = ends[static_cast<size_t>(r)];
             t.arrivalUs = -1;
             if (generate(rankOptions(options, r, t)).stoppedAtCollective) {
-                lastArrival = std::max(lastArrival, t.arrivalUs);
+                arrival[static_cast<size_t>(r)] = t.arrivalUs;
                 ++arrived;
             }
         }
@@ -77,12 +93,26 @@ JobResult generateJob(const JobOptions &options)
         if (arrived != options.ranks)
             throw std::runtime_error("job mode: the ranks launch different numbers of collectives");
         const size_t k = result.collectiveEndsUs.size();
-        result.collectiveEndsUs.push_back(lastArrival + options.collectiveUs * (1.0 + 0.05 * double(k % 5)));
+        const double length = options.collectiveUs * (1.0 + 0.05 * double(k % 5));
+        const double lastArrival = *std::max_element(arrival.begin(), arrival.end());
+        result.collectiveEndsUs.push_back(lastArrival + length);
+        for (int r = 0; r < options.ranks; ++r) {
+            const auto me = static_cast<size_t>(r);
+            if (!options.pairs) {
+                ends[me].push_back(lastArrival + length);
+                continue;
+            }
+            const int partner = jobPartner(options, r, k);
+            ends[me].push_back(std::max(arrival[me], arrival[static_cast<size_t>(partner)]) + length);
+            const int a = std::min(r, partner), b = std::max(r, partner);
+            timing[me].groupNames.push_back("pair" + std::to_string(k % 2) + "_" + std::to_string(a));
+            timing[me].groupRanksOf.push_back("[" + std::to_string(a) + ", " + std::to_string(b) + "]");
+        }
     }
     for (int r = 0; r < options.ranks; ++r) {
         JobTiming &t = timing[static_cast<size_t>(r)];
         t.dryRun = false;
-        t.collectiveEndsUs = result.collectiveEndsUs;
+        t.collectiveEndsUs = ends[static_cast<size_t>(r)];
         result.ranks.push_back(generate(rankOptions(options, r, t)));
     }
     return result;

@@ -71,6 +71,9 @@ struct MatchedCollective {
     // later on that rank), so nobody's work is blamed.
     bool windowEdge = false;
     std::vector<RootCauseOp> rootCauses; // the last arriver's ops with the most excess, at most 5
+    // The collective whose late end the last arriver's start skew carried on (its
+    // previous one, whose causes get this wait's skew share as propagated cost), -1 none.
+    int32_t skewFrom = -1;
     // The op name whose occurrences together had the most excess (a slower GPU spreads
     // its delay over every kernel): name, occurrences with excess, their summed excess.
     std::string topOpByName;

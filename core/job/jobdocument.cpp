@@ -93,7 +93,11 @@ std::string latenessLines(const JobAnalysis &job)
             s += "; window edge: it started the recorded step later (often the profiler starting later on that "
                  "rank), not slower work";
         s += "\n";
-        if (!c.windowEdge && !c.rootCauses.empty() && l.workExcessUs > 0) {
+        if (c.skewFrom >= 0 && l.startSkewUs >= 0.5 * l.lateUs)
+            s += "    its start skew carries on the late end of " + job.collectives[size_t(c.skewFrom)].name + " #" +
+                 std::to_string(c.skewFrom) + " (the causes there get it as propagated delay cost)\n";
+        // Only extra work that is a good part of the lateness is explained by ops.
+        if (!c.windowEdge && !c.rootCauses.empty() && l.workExcessUs >= std::max(1.0, 0.05 * l.lateUs)) {
             size_t waited = 0;
             for (const auto &[r, w] : c.waitUs)
                 waited += r != c.lastArrivalRank && w > 0 ? 1 : 0;

@@ -106,6 +106,7 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                                {"wait_caused_us", ns(waitCausedUs(c))},
                                {"lateness", latenessJson(c.lateness)},
                                {"window_edge", c.windowEdge},
+                               {"skew_from", c.skewFrom >= 0 ? nlohmann::json(c.skewFrom) : nlohmann::json(nullptr)},
                                {"root_causes", rootCausesJson(c.rootCauses)},
                                {"root_cause_by_name", c.topOpByName.empty()
                                                           ? nlohmann::json(nullptr)

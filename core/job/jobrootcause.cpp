@@ -198,18 +198,19 @@ void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uin
             addCost(key, workCost * part, 0);
             share.emplace_back(key, workCost * part);
         }
-        // Propagated cost: the last arriver started late because it had waited at its
-        // previous collective; the causes of that wait made this one too.
+        // Propagated cost: the last arriver started late because its previous collective
+        // ended late (it waited there, or came last there itself); the causes of that
+        // end made this wait too.
         const double skewCost = caused * late.startSkewUs / late.lateUs;
         if (skewCost > 0 && !late.fromWindowStart && c.index[lastPos] > 0) {
             const auto prev = jobIndex.find({L, c.index[lastPos] - 1});
             if (prev != jobIndex.end() && prev->second < j) {
-                const MatchedCollective &p = job.collectives[prev->second];
-                const auto w = p.waitUs.find(c.lastArrivalRank);
                 double sum = 0;
                 for (const auto &[key, v] : attribution[prev->second])
                     sum += v;
-                if (w != p.waitUs.end() && w->second > 0 && sum > 0)
+                if (sum > 0)
+                    c.skewFrom = static_cast<int32_t>(prev->second);
+                if (sum > 0)
                     for (const auto &[key, v] : attribution[prev->second]) {
                         addCost(key, 0, skewCost * v / sum);
                         share.emplace_back(key, skewCost * v / sum);
