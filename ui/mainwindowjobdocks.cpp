@@ -46,6 +46,8 @@ void MainWindow::createJobDocks()
     // A root cause of the selected collective: that op on the late rank.
     connect(m_collectives, &CollectivesPanel::rootCauseActivated, this,
             [this](qint64 rank, quint32 event) { selectRankEvent(rank, event); });
+    connect(m_rankTable, &RankTablePanel::delayCostActivated, this,
+            [this](qint64 rank, quint32 event) { selectRankEvent(rank, event); });
     connect(m_jobSearch, &JobSearchPanel::eventRequested, this,
             [this](qint64 rank, qint64 event) {
                 if (event >= 0 && event <= qint64(UINT32_MAX))

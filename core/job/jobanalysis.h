@@ -50,6 +50,8 @@ struct DelayCost {
     int64_t rank = -1;
     std::string op;
     double directUs = 0, propagatedUs = 0;
+    bool gpu = false;
+    double firstStartUs = 0; // aligned start of its earliest occurrence charged (to show it)
 };
 
 // One collective instance matched across the ranks that took part.

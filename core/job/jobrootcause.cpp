@@ -95,10 +95,15 @@ void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uin
 
     std::vector<Attribution> attribution(job.collectives.size());
     std::map<std::pair<int64_t, std::string>, DelayCost> costs;
+    std::map<std::pair<int64_t, std::string>, std::pair<bool, double>> where; // (gpu, earliest start) of a charged op
     auto addCost = [&](const std::pair<int64_t, std::string> &key, double direct, double propagated) {
         DelayCost &c = costs[key];
         c.rank = key.first;
         c.op = key.second;
+        if (const auto w = where.find(key); w != where.end()) {
+            c.gpu = w->second.first;
+            c.firstStartUs = w->second.second;
+        }
         c.directUs += direct;
         c.propagatedUs += propagated;
     };
@@ -194,6 +199,10 @@ void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uin
             if (!inner[a])
                 continue;
             const std::pair<int64_t, std::string> key{c.lastArrivalRank, lr.opNames[lr.ops[excess[a].first].name]};
+            const RankOp &charged = lr.ops[excess[a].first];
+            const double startUs = double(charged.startNs) / 1000.0 + offsetUs;
+            if (auto [w, fresh] = where.try_emplace(key, charged.gpu, startUs); !fresh && startUs < w->second.second)
+                w->second = {charged.gpu, startUs};
             const double part = excess[a].second / total;
             addCost(key, workCost * part, 0);
             share.emplace_back(key, workCost * part);

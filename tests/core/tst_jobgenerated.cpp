@@ -232,6 +232,9 @@ void TestJobGenerated::reportJson()
     QVERIFY(c.at("end_us").contains("7"));
     QCOMPARE(c.at("wait_us").at("5").get<double>(), 0.0);
     QCOMPARE(c.at("last_arrival_rank").get<int64_t>(), int64_t(5));
+    for (const char *key : {"lateness", "window_edge", "skew_from", "root_causes", "root_cause_by_name"})
+        QVERIFY2(c.contains(key), key);
+    QVERIFY(c.at("skew_from").is_null()); // the straggler's lateness is its work, not carried on
     QCOMPARE(j.at("stragglers").at(0).at("rank").get<int64_t>(), int64_t(5));
     const auto &cp = j.at("job_critical_path");
     QVERIFY(cp.at("weight_us").get<double>() > 0);

@@ -14,6 +14,7 @@
 #include "panels/treemodel.h"
 #include "session/exitcodes.h"
 #include "testutil.h"
+#include "timeline/timeformat.h"
 #include "tracegen.h"
 
 #include <QHeaderView>
@@ -48,6 +49,7 @@ private slots:
     void collectivesLatenessColumns();
     void rankTableDelayCosts();
     void rootCausesOfTheSelectedCollective();
+    void propagatedLatenessSaidAsSuch();
     void crossRankSearch();
     void crossRankSearchEmitsRankAndEvent();
     void generatedJobStragglerAndFailedRank();
@@ -443,6 +445,33 @@ void TestJobPanels::rankTableDelayCosts()
         for (int row = 1; row < sorted->rowCount(); ++row)
             QVERIFY(cell(sorted, row - 1, column, SortRole).toDouble() >= cell(sorted, row, column, SortRole).toDouble());
     }
+    // Below the table, the ops by delay cost; a click selects the op's earliest charged
+    // occurrence on its rank.
+    panel.resize(1000, 800);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTableWidget *costs = panel.delayCostView();
+    const auto &all = m_dlrm->analysis.delayCosts;
+    QVERIFY(!all.empty());
+    QCOMPARE(costs->rowCount(), int(std::min<size_t>(all.size(), 50)));
+    QSignalSpy spy(&panel, &RankTablePanel::delayCostActivated);
+    for (int row = 0; row < std::min(costs->rowCount(), 5); ++row) {
+        const DelayCost &d = all[size_t(row)];
+        QCOMPARE(costs->item(row, 0)->text(), QString::number(d.rank));
+        QCOMPARE(costs->item(row, 1)->text(), QString::fromStdString(d.op));
+        QCOMPARE(costs->item(row, 5)->text(), QString::fromStdString(formatDuration((d.directUs + d.propagatedUs) * 1000)));
+        const QRect rect = costs->visualRect(costs->model()->index(row, 1));
+        QTest::mouseClick(costs->viewport(), Qt::LeftButton, {}, rect.center());
+        QVERIFY(spy.count() > 0);
+        QCOMPARE(spy.last().at(0).toLongLong(), qint64(d.rank));
+        const JobRankData &r = m_dlrm->ranks[size_t(m_dlrm->indexOfRank(d.rank))];
+        const KinetoTrace &trace = *r.analysis->device;
+        const quint32 ev = spy.last().at(1).toUInt();
+        QVERIFY(ev < trace.events.size());
+        QCOMPARE(std::string(trace.str(trace.events[ev].name)), d.op);
+    }
+    if (all.size() > 1) // sorted by total
+        QVERIFY(all[0].directUs + all[0].propagatedUs >= all[1].directUs + all[1].propagatedUs);
 }
 
 void TestJobPanels::rootCausesOfTheSelectedCollective()
@@ -503,6 +532,35 @@ void TestJobPanels::rootCausesOfTheSelectedCollective()
     panel.clear();
     QCOMPARE(causes->rowCount(), 0);
     QCOMPARE(panel.rootCauseCollective(), qint64(-1));
+}
+
+void TestJobPanels::propagatedLatenessSaidAsSuch()
+{
+    // Pairs: rank 1's slowed loss kernel makes rank 0 wait; rank 0 then comes late to its
+    // next pair. That collective's label says the skew was carried on, naming where from.
+    tracegen::JobOptions o;
+    o.dir = testutil::tempDir() + "/pairsjob";
+    o.ranks = 4;
+    o.steps = 1;
+    o.layers = 4;
+    o.pairs = true;
+    o.slowRank = 1;
+    o.slowKernel = "MeanOps";
+    o.slowKernelScale = 400;
+    tracegen::generateJob(o);
+    const auto job = buildJobData({o.dir}, AnalysisRequest{});
+    QVERIFY(job);
+    CollectivesPanel panel;
+    panel.setJob(job);
+    qint64 carried = -1;
+    for (size_t k = 0; k < job->analysis.collectives.size() && carried < 0; ++k)
+        if (job->analysis.collectives[k].skewFrom >= 0)
+            carried = qint64(k);
+    QVERIFY(carried >= 0);
+    panel.selectCollective(quint32(carried));
+    const int64_t from = job->analysis.collectives[size_t(carried)].skewFrom;
+    const QString text = panel.rootCauseLabel()->text();
+    QVERIFY2(text.contains(QStringLiteral("carried on from allreduce #%1").arg(from)), qPrintable(text));
 }
 
 void TestJobPanels::crossRankSearch()

@@ -170,6 +170,14 @@ void CollectivesPanel::showRootCauses(qint64 index)
                                    .arg(name)
                                    .arg(c.lastArrivalRank)
                                    .arg(duration(late->lateUs), duration(late->startSkewUs)));
+    else if (c.skewFrom >= 0 && late->startSkewUs >= 0.5 * late->lateUs)
+        m_causesLabel->setText(tr("%1: rank %2 came %3 late, %4 of it start skew carried on from %5 #%6, which ended "
+                                  "late for it: the causes there are charged this wait too (propagated delay cost).")
+                                   .arg(name)
+                                   .arg(c.lastArrivalRank)
+                                   .arg(duration(late->lateUs), duration(late->startSkewUs))
+                                   .arg(QString::fromStdString(job->analysis.collectives[size_t(c.skewFrom)].name))
+                                   .arg(c.skewFrom));
     else if (c.rootCauses.empty())
         m_causesLabel->setText(tr("%1: rank %2 came %3 late (work excess %4); none of its ops ran longer than on the "
                                   "other ranks.")

@@ -3,10 +3,17 @@
 #include "tableviewsetup.h"
 
 #include "job/jobdata.h"
+#include "panels/collectivesmodel.h"
 #include "panels/criticalpathmodel.h"
 #include "timeline/timeformat.h"
 
+#include <QSplitter>
+#include <QTableWidget>
+
+#include <algorithm>
+
 #include <QHeaderView>
+
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -53,13 +60,34 @@ RankTablePanel::RankTablePanel(QWidget *parent)
     , m_summary(new QLabel(this))
     , m_view(new QTableView(this))
 {
+    m_costs = new QTableWidget(this);
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_summary);
-    layout->addWidget(m_view, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(m_costs);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    m_costs->setColumnCount(6);
+    m_costs->setHorizontalHeaderLabels(
+        {tr("Rank"), tr("Op that delayed others"), tr("Where"), tr("Direct"), tr("Propagated"), tr("Total")});
+    m_costs->horizontalHeaderItem(3)->setToolTip(tr("Waits its extra work caused at the collective it delayed"));
+    m_costs->horizontalHeaderItem(4)->setToolTip(
+        tr("Later waits: ranks that waited (or came last) then started late for their next collective"));
+    m_costs->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_costs->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_costs->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_costs->setTabKeyNavigation(false);
+    m_costs->setWordWrap(false);
+    m_costs->verticalHeader()->hide();
+    m_costs->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    connect(m_costs, &QTableWidget::cellClicked, this, [this](int row, int) { activateDelayCost(row); });
+    connect(m_costs, &QTableWidget::cellActivated, this, [this](int row, int) { activateDelayCost(row); });
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(SortRole);
     setupSortedTable(m_view, m_sorted, RankTableModel::RankColumn, Qt::AscendingOrder);
@@ -87,6 +115,50 @@ void RankTablePanel::setJob(std::shared_ptr<const JobData> job)
     m_summary->setText(job ? jobSummaryLine(*job) : tr("No job is open."));
     m_model->setJob(std::move(job));
     m_view->resizeColumnsToContents();
+    showDelayCosts();
+}
+
+void RankTablePanel::showDelayCosts()
+{
+    const JobData *job = m_model->job();
+    const std::vector<DelayCost> none;
+    const std::vector<DelayCost> &costs = job ? job->analysis.delayCosts : none;
+    const int rows = int(std::min<size_t>(costs.size(), 50));
+    m_costs->setRowCount(rows);
+    auto duration = [](double us) { return QString::fromStdString(formatDuration(us * 1000)); };
+    for (int row = 0; row < rows; ++row) {
+        const DelayCost &d = costs[size_t(row)];
+        auto item = [&](int column, const QString &text, bool right = true) {
+            auto *it = new QTableWidgetItem(text);
+            if (right)
+                it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_costs->setItem(row, column, it);
+            return it;
+        };
+        item(0, QString::number(d.rank));
+        item(1, QString::fromStdString(d.op), false)->setToolTip(QString::fromStdString(d.op));
+        item(2, d.gpu ? tr("GPU") : tr("CPU"), false);
+        item(3, duration(d.directUs));
+        item(4, duration(d.propagatedUs));
+        item(5, duration(d.directUs + d.propagatedUs));
+    }
+    m_costs->resizeColumnsToContents();
+}
+
+void RankTablePanel::activateDelayCost(int row)
+{
+    const JobData *job = m_model->job();
+    if (!job || row < 0 || row >= int(job->analysis.delayCosts.size()))
+        return;
+    const DelayCost &d = job->analysis.delayCosts[size_t(row)];
+    RootCauseOp op;
+    op.rank = d.rank;
+    op.op = d.op;
+    op.gpu = d.gpu;
+    op.startUs = d.firstStartUs;
+    const int64_t event = rootCauseEvent(*job, op);
+    if (event >= 0)
+        Q_EMIT delayCostActivated(qint64(d.rank), quint32(event));
 }
 
 void RankTablePanel::clear()

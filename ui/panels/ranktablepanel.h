@@ -12,6 +12,7 @@
 class QLabel;
 class QSortFilterProxyModel;
 class QTableView;
+class QTableWidget;
 
 namespace syncscope::ui {
 
@@ -24,6 +25,8 @@ public:
     QSortFilterProxyModel *sortedModel() const { return m_sorted; }
     QTableView *view() const { return m_view; }
     QLabel *summaryLabel() const { return m_summary; }
+    // The ops whose extra work made others wait, by delay cost (direct + propagated).
+    QTableWidget *delayCostView() const { return m_costs; }
 
     void setJob(std::shared_ptr<const JobData> job);
     void clear();
@@ -36,9 +39,15 @@ Q_SIGNALS:
     void rankActivated(qint64 rank);
     // The current row changed (arrow keys, click).
     void currentRankChanged(qint64 rank);
+    // A delay-cost row: the op's earliest charged occurrence, an event of that rank's trace.
+    void delayCostActivated(qint64 rank, quint32 event);
 
 private:
+    void showDelayCosts();
+    void activateDelayCost(int row);
+
     RankTableModel *m_model;
+    QTableWidget *m_costs;
     QSortFilterProxyModel *m_sorted;
     QLabel *m_summary;
     QTableView *m_view;
