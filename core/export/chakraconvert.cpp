@@ -188,8 +188,17 @@ bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph 
         ChakraHostFields f;
         const EtPlusNode &p = c.link.plan.nodes[i];
         scanChakraHostFields(c.host.nodeText(c.host.nodes[p.host]), c.host.layout, f);
-        if (const auto size = chakraCommSize(f.inValues, f.inTypes)) {
+        // Default mode: the message Kineto records (the ET inputs can hold one tensor of
+        // a bucket, or none); the ET's tensors where Kineto has no message args.
+        const std::optional<int64_t> kineto =
+            c.compat ? std::nullopt : kinetoCommBytes(c, i, out.commType, out.type == kChakraSendNode);
+        if (kineto) {
+            out.commSize = *kineto;
+            ++g.stats.commSizeFromKineto;
+        } else if (const auto size = chakraCommSize(f.inValues, f.inTypes)) {
             out.commSize = *size;
+            if (!c.compat && *size == 0)
+                ++g.stats.commSizeUnknown;
         } else {
             out.commSize = -1; // written as "unknown"; the reference fails on such a node
             c.diag.warning("chakra_et.comm_size_overflow",
@@ -399,7 +408,9 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
         out.gpu = c.kind[i] == Kind::Gpu;
         const std::string_view nm = c.name(i);
         if (c.kind[i] == Kind::Metadata) {
-            out.type = kChakraMetadataNode;
+            // Released ASTRA-sim aborts on a METADATA_NODE ("Invalid node_type",
+            // Statistics.cc); default mode writes process_group:init as the CPU op it is.
+            out.type = compat ? kChakraMetadataNode : kChakraCompNode;
         } else if (out.gpu) {
             if (!classifyGpuNode(c, i, out, g))
                 return false;
@@ -429,6 +440,12 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
         out.hasCtrlDep = c.ctrl[i];
         out.ctrlDep = out.hasCtrlDep ? static_cast<uint64_t>(c.parent[i]) : 0;
     }
+
+    if (!compat && g.stats.commSizeUnknown > 0)
+        diag.warning("chakra_et.comm_size_unknown",
+                     std::to_string(g.stats.commSizeUnknown) +
+                         " collective(s) have no message size in the Kineto trace (\"In msg nelems\", \"dtype\") "
+                         "nor tensors among their ET inputs; their comm_size is 0, and a simulator runs them as empty");
 
     // Data dependencies (5.5).
     c.encodeDataDeps(g.stats);

@@ -83,6 +83,8 @@ struct ChakraStats {
     int64_t missingDeps = 0;    // default: deps on nodes not in the file, left out
     int64_t missingParents = 0; // ctrl_deps values that name no node of the plan
     int64_t cycleEdgesRemoved = 0; // default: edges removed to break cycles
+    int64_t commSizeFromKineto = 0; // default: comm_size from the Kineto message args
+    int64_t commSizeUnknown = 0;    // default: collectives with neither Kineto args nor ET tensors (comm_size 0)
 };
 
 struct ChakraGraph {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -89,5 +90,9 @@ struct Converter {
     void carryGaps(int64_t fwd, int64_t bwd, std::vector<double> &dur) const;
     void roundWithCarry(const std::vector<double> &dur, std::vector<ChakraNode> &nodes) const;
 };
+
+// chakracommsize.cpp: the bytes of a collective's message from the Kineto args of its
+// kernel (or of the op that launched it); nullopt when the trace records none.
+std::optional<int64_t> kinetoCommBytes(const Converter &c, size_t i, int8_t commType, bool send);
 
 } // namespace syncscope::chakra_detail

@@ -19,9 +19,7 @@ namespace {
 
 const KinetoCommArgs *commArgsOf(const KinetoTrace &trace, uint32_t event)
 {
-    auto it = std::lower_bound(trace.commArgs.begin(), trace.commArgs.end(), event,
-                               [](const KinetoCommArgs &a, uint32_t e) { return a.event < e; });
-    return it != trace.commArgs.end() && it->event == event ? &*it : nullptr;
+    return trace.commArgsOf(event);
 }
 
 // "[0, 1, 2]" -> 3: the integers in the text.

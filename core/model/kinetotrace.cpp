@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "kinetotrace.h"
 
+#include <algorithm>
+
 namespace syncscope {
 
 const char *eventKindName(EventKind k)
@@ -23,6 +25,17 @@ const char *eventKindName(EventKind k)
     case EventKind::Other: break;
     }
     return "other";
+}
+
+} // namespace syncscope
+
+namespace syncscope {
+
+const KinetoCommArgs *KinetoTrace::commArgsOf(uint32_t index) const
+{
+    auto it = std::lower_bound(commArgs.begin(), commArgs.end(), index,
+                               [](const KinetoCommArgs &a, uint32_t e) { return a.event < e; });
+    return it != commArgs.end() && it->event == index ? &*it : nullptr;
 }
 
 } // namespace syncscope

@@ -105,6 +105,9 @@ struct KinetoCommArgs {
     StrId groupRanks = kNoString;     // as written, e.g. "[0, 1, 2, 3]"
     int64_t seq = -1;
     int64_t peer = -1;                // "Dst Rank" of a send / "Src Rank" of a recv
+    // The message: "In msg nelems", "Out msg nelems", "Group size", "dtype" (-1 / none absent).
+    int64_t inNelems = -1, outNelems = -1, groupSize = -1;
+    StrId dtype = kNoString;
 };
 
 struct DistributedInfo {
@@ -126,6 +129,8 @@ struct KinetoTrace {
     StringTable strings;
     std::vector<KinetoEvent> events;
     std::vector<KinetoCommArgs> commArgs; // ascending event index
+    // The collective args of event `index`, null when it has none.
+    const KinetoCommArgs *commArgsOf(uint32_t index) const;
     // Top-level keys other than traceEvents, in file order, as raw JSON (small).
     std::vector<std::pair<std::string, std::string>> topLevel;
     size_t traceEventsPosition = 0; // index in topLevel before which traceEvents stood

@@ -220,6 +220,12 @@ struct KinetoEventSink::Impl {
         } else if (key == "Dst Rank" || key == "Src Rank") {
             if (toInt(v, n))
                 commArgs().peer = n;
+        } else if (key == "In msg nelems" || key == "Out msg nelems" || key == "Group size") {
+            if (toInt(v, n) && n >= 0) // sizes from a file: negative ones are ignored
+                (key[0] == 'I' ? commArgs().inNelems : key[0] == 'O' ? commArgs().outNelems : commArgs().groupSize) = n;
+        } else if (key == "dtype") {
+            if (v.type() == dom::element_type::STRING)
+                commArgs().dtype = trace.strings.intern(v.get_string().value_unsafe());
         } else {
             return false;
         }

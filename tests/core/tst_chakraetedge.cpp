@@ -17,6 +17,9 @@ class TestChakraEtEdge : public QObject
 {
     Q_OBJECT
 private slots:
+    void processGroupInitIsNoMetadataNode();
+    void commSizeFromKinetoArgs_data();
+    void commSizeFromKinetoArgs();
     void depOnMissingNode();
     void danglingParentId();
     void cycleInPlan();
@@ -285,6 +288,80 @@ void TestChakraEtEdge::ncclNames()
                 QVERIFY(c.diagnostics.find("chakra_et.unknown_collective"));
             }
         }
+    }
+}
+
+void TestChakraEtEdge::processGroupInitIsNoMetadataNode()
+{
+    // Issue 21: released ASTRA-sim aborts on any METADATA_NODE ("Invalid node_type",
+    // Statistics.cc:72); default mode writes process_group:init as a CPU COMP_NODE,
+    // --compat chakra as the reference does.
+    const std::string from = "\"name\": \"aten::mul\"", to = "\"name\": \"## process_group:init ##\"";
+    for (LinkMode mode : {LinkMode::Default, LinkMode::Chakra}) {
+        const auto a = goldenVariant(mode, from, to, from, to);
+        const Converted c = convert(*a);
+        QVERIFY(c.ok);
+        const Decoded d = decode(c.bytes);
+        const auto *n = named(d, "## process_group:init ##");
+        QVERIFY(n);
+        QCOMPARE(n->type(), mode == LinkMode::Default ? ChakraProtoMsg::COMP_NODE : ChakraProtoMsg::METADATA_NODE);
+        if (mode == LinkMode::Default)
+            for (const auto &node : d.nodes)
+                QVERIFY(node.type() != ChakraProtoMsg::METADATA_NODE);
+    }
+}
+
+void TestChakraEtEdge::commSizeFromKinetoArgs_data()
+{
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<QString>("args"); // Kineto message args added to the kernel
+    QTest::addColumn<int>("commType");
+    QTest::addColumn<qint64>("bytes");
+    const QString ar = QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
+    // Issue 21: the message Kineto records, per collective; the ET's tensors (4096 B
+    // here) only where Kineto records none.
+    QTest::newRow("all-reduce, Float") << ar << R"("In msg nelems": 262144, "Out msg nelems": 262144, "dtype": "Float")" << 0
+                                       << qint64(1048576);
+    QTest::newRow("all-reduce, BFloat16 bucket")
+        << ar << R"("In msg nelems": 4465152, "Out msg nelems": 4465152, "dtype": "BFloat16")" << 0 << qint64(8930304);
+    QTest::newRow("all-gather: the gathered output")
+        << QStringLiteral("ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)")
+        << R"("In msg nelems": 1000, "Out msg nelems": 8000, "dtype": "Half")" << 2 << qint64(16000);
+    QTest::newRow("reduce-scatter: the input it splits")
+        << QStringLiteral("ncclDevKernel_ReduceScatter_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)")
+        << R"("In msg nelems": 8000, "Out msg nelems": 1000, "dtype": "Float")" << 7 << qint64(32000);
+    QTest::newRow("no message args: the ET's tensors") << ar << QString() << 0 << qint64(4096);
+    QTest::newRow("unknown dtype: the ET's tensors")
+        << ar << R"("In msg nelems": 10, "Out msg nelems": 10, "dtype": "NoSuchType")" << 0 << qint64(4096);
+}
+
+void TestChakraEtEdge::commSizeFromKinetoArgs()
+{
+    QFETCH(QString, kernel);
+    QFETCH(QString, args);
+    QFETCH(int, commType);
+    QFETCH(qint64, bytes);
+    const std::string golden = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)";
+    const std::string dir = testutil::tempDir();
+    std::string device = replaced(testutil::readText(::golden("device.0.json")), golden, kernel.toStdString());
+    if (!args.isEmpty())
+        device = replaced(device, "\"stream\": 20,", "\"stream\": 20, " + args.toStdString() + ","); // the kernel's args
+    testutil::writeText(dir + "/host.0.json", testutil::readText(::golden("host.0.json")));
+    testutil::writeText(dir + "/device.0.json", device);
+    for (LinkMode mode : {LinkMode::Default, LinkMode::Chakra}) {
+        const auto a = analyse(dir + "/host.0.json", dir + "/device.0.json", mode);
+        const Converted c = convert(*a);
+        if (!c.ok) { // the reference cannot classify every spelling
+            QCOMPARE(mode, LinkMode::Chakra);
+            continue;
+        }
+        const Decoded d = decode(c.bytes);
+        const auto *k = named(d, kernel.toStdString());
+        QVERIFY(k);
+        QVERIFY(attr(*k, "comm_type") && attr(*k, "comm_size"));
+        QCOMPARE(int(attr(*k, "comm_type")->int64_val()), commType);
+        // --compat chakra keeps the reference's size (the ET's tensors).
+        QCOMPARE(qint64(attr(*k, "comm_size")->int64_val()), mode == LinkMode::Default ? bytes : qint64(4096));
     }
 }
 
