@@ -76,6 +76,21 @@ echo "== Chakra protobuf .et straight from a 200 MB pair (issue 5; target <= 3 s
 run "200 MB pair -> .et" "$(size "$WORK/p200.et.json" "$WORK/p200.kineto.json")" \
     "$(awk '/kineto/ {print $2}' "$WORK/p200.gen.txt")" \
     "$SYNC" --batch --host "$WORK/p200.et.json" --device "$WORK/p200.kineto.json" --chakra-et "$WORK/p200.et"
+# Replay fidelity of that file (issue 21: every step within 5 %): the worst step.
+"$SYNC" --batch --host "$WORK/p200.et.json" --device "$WORK/p200.kineto.json" --chakra-et "$WORK/p200.et" \
+    --report "$WORK/p200.report.json" --quiet >/dev/null 2>&1 &&
+    python3 - "$WORK/p200.report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for o in r["outputs"]:
+    if o["kind"] == "chakra_et":
+        steps = [w for w in o.get("replay", []) if w["window"] != "overall"]
+        if steps:
+            w = max(steps, key=lambda w: abs(w["error_pct"]))
+            over = sum(1 for s in steps if abs(s["error_pct"]) > 5)
+            print(f"  .et replay: {len(steps)} steps, worst {w['window']} {w['error_pct']:+.1f} % "
+                  f"({w['replayed_us']:.0f} vs {w['measured_us']:.0f} us), {over} over 5 %")
+PY
 echo
 
 echo "== Hostile input (issue 11, item 4: was 2.7 s / 1.6 GB): 6,000 launches + 6,000 kernels, one correlation id"

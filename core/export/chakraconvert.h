@@ -80,6 +80,7 @@ struct ChakraStats {
     int64_t syncDepsSkipped = 0;// default: sync deps whose GPU node does not start earlier
     int64_t streamDeps = 0;     // default: per-(device, stream) order edges
     int64_t threadHandoffDeps = 0; // default: forward thread <-> autograd thread hand-over edges
+    int64_t blockingWaitsMoved = 0; // default: blocking-call waits taken out of an op's own time (kept as the dep)
     int64_t missingDeps = 0;    // default: deps on nodes not in the file, left out
     int64_t missingParents = 0; // ctrl_deps values that name no node of the plan
     int64_t cycleEdgesRemoved = 0; // default: edges removed to break cycles

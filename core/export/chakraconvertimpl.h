@@ -88,6 +88,7 @@ struct Converter {
     bool forwardBackwardThreads(int64_t &fwd, int64_t &bwd) const;
     void linkForwardBackward(int64_t fwd, int64_t bwd, std::vector<double> &dur, ChakraStats &stats);
     void carryGaps(int64_t fwd, int64_t bwd, std::vector<double> &dur) const;
+    void moveBlockingWaits(int64_t fwd, int64_t bwd, std::vector<double> &dur, ChakraStats &stats);
     void roundWithCarry(const std::vector<double> &dur, std::vector<ChakraNode> &nodes) const;
 };
 

@@ -212,9 +212,40 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
 std::map<std::string, double> measuredReplayWindows(const KinetoTrace &trace)
 {
     std::map<std::string, double> out;
+    // A step's work is its annotation and the GPU work launched in it: a step that
+    // does not synchronise at its end (the GPU still busy) lasts until that work ends.
+    struct Step {
+        double ts, end;
+        std::string name;
+    };
+    std::vector<Step> steps;
     for (const auto &e : trace.events)
         if (e.kind == EventKind::UserAnnotation && trace.str(e.name).rfind("ProfilerStep#", 0) == 0)
-            out.try_emplace(std::string(trace.str(e.name)), e.dur);
+            steps.push_back({e.ts, e.end(), std::string(trace.str(e.name))});
+    std::sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) { return a.ts < b.ts; });
+    std::unordered_map<int64_t, double> launchTs; // correlation -> runtime call start
+    for (const auto &e : trace.events)
+        if ((e.kind == EventKind::Runtime || e.kind == EventKind::Driver) && e.correlation >= 0)
+            launchTs.try_emplace(e.correlation, e.ts);
+    std::vector<double> gpuEnd(steps.size(), -INFINITY);
+    for (const auto &e : trace.events) {
+        if (!isGpuActivity(e.kind) || e.correlation < 0)
+            continue;
+        const auto l = launchTs.find(e.correlation);
+        if (l == launchTs.end())
+            continue;
+        auto s = std::upper_bound(steps.begin(), steps.end(), l->second,
+                                  [](double t, const Step &st) { return t < st.ts; });
+        if (s == steps.begin())
+            continue;
+        --s;
+        if (l->second <= s->end) {
+            double &x = gpuEnd[size_t(s - steps.begin())];
+            x = std::max(x, e.end());
+        }
+    }
+    for (size_t k = 0; k < steps.size(); ++k)
+        out.try_emplace(steps[k].name, std::max(steps[k].end, gpuEnd[k]) - steps[k].ts);
     // Overall: the span of the work a .et can hold, not of instants, flows or the
     // profiler's own span.
     int64_t first = INT64_MAX, last = INT64_MIN;

@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace syncscope::chakra_detail {
 
@@ -264,13 +266,183 @@ void Converter::roundWithCarry(const std::vector<double> &dur, std::vector<Chakr
     }
 }
 
+// A blocking call (a stream/event/device synchronize, a copy that waits) runs inside
+// an op whose own time then holds the wait. When the GPU work waited for was launched
+// inside that same op (a CUDA-graph replay and its sync under one `decode_step`), the
+// replay runs the op's whole own time before its children launch that work: the wait
+// counts twice, and the step runs long by its GPU time. There the wait becomes a
+// dependency only: the first op after the call on its thread (the forward and autograd
+// threads counting as one) depends on the GPU work, and the wait leaves the op's own
+// time. Waits on work launched before the op started stay in its own time, where they
+// replay as measured.
+void Converter::moveBlockingWaits(int64_t fwd, int64_t bwd, std::vector<double> &dur, ChakraStats &stats)
+{
+    const auto &plan = link.plan.nodes;
+    const auto &events = device.events;
+    struct Wait {
+        double wait = 0;
+        std::vector<uint32_t> gpu; // events waited for
+        int32_t op = -1;           // plan index of the innermost op around the call
+    };
+    std::unordered_map<uint32_t, Wait> waitOf; // call event -> its wait
+    for (const EventDep &w : link.blockingWaits) {
+        const KinetoEvent &gpu = events[w.from], &call = events[w.to];
+        Wait &x = waitOf[w.to];
+        x.wait = std::max(x.wait, std::clamp(gpu.end() - call.ts, 0.0, std::max(0.0, call.dur)));
+        x.gpu.push_back(w.from);
+    }
+    if (waitOf.empty())
+        return;
+    std::unordered_map<uint32_t, uint32_t> planOfGpu;
+    for (uint32_t i : conversionOrder)
+        if (kind[i] == Kind::Gpu && plan[i].gpuEvent >= 0)
+            planOfGpu.emplace(static_cast<uint32_t>(plan[i].gpuEvent), i);
+    struct Item {
+        int64_t pid, tid; // Kineto thread
+        int64_t group;    // host thread, the autograd thread counted as the forward thread
+        double ts, end;
+        int kind;         // 0 op, 1 call
+        uint32_t index;   // plan index (op) or event index (call)
+        int32_t order;
+    };
+    std::vector<Item> items;
+    std::map<std::pair<int64_t, int64_t>, int64_t> groupOf; // Kineto (pid, tid) -> group
+    for (uint32_t i : conversionOrder) {
+        if (!timedCpu(i))
+            continue;
+        const int32_t ev = link.hostEvent[plan[i].host];
+        if (ev < 0)
+            continue;
+        const KinetoEvent &e = events[static_cast<size_t>(ev)];
+        const int64_t tid = host.nodes[plan[i].host].tid;
+        const int64_t group = bwd >= 0 && tid == bwd ? fwd : tid;
+        groupOf.try_emplace({e.pid, e.tid}, group);
+        items.push_back({e.pid, e.tid, group, e.ts, e.end(), 0, i, convertedAt[i]});
+    }
+    // The ops of each group in start order, to find the first one after a call.
+    std::vector<Item> byGroup = items;
+    std::sort(byGroup.begin(), byGroup.end(), [](const Item &a, const Item &b) {
+        return std::tie(a.group, a.ts, a.order) < std::tie(b.group, b.ts, b.order);
+    });
+    // The innermost op around each call (a sweep per Kineto thread).
+    for (const auto &[call, w] : waitOf) {
+        const KinetoEvent &c = events[call];
+        items.push_back({c.pid, c.tid, 0, c.ts, c.end(), 1, call, 0});
+    }
+    std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+        return std::tie(a.pid, a.tid, a.ts, a.kind, a.order) < std::tie(b.pid, b.tid, b.ts, b.kind, b.order);
+    });
+    std::vector<const Item *> open;
+    for (size_t k = 0; k < items.size(); ++k) {
+        if (k == 0 || items[k].pid != items[k - 1].pid || items[k].tid != items[k - 1].tid)
+            open.clear();
+        const Item &it = items[k];
+        while (!open.empty() && open.back()->end <= it.ts)
+            open.pop_back();
+        if (it.kind == 0) {
+            open.push_back(&it);
+            continue;
+        }
+        for (auto o = open.rbegin(); o != open.rend(); ++o)
+            if ((*o)->end >= it.end) {
+                waitOf.at(it.index).op = static_cast<int32_t>((*o)->index);
+                break;
+            }
+    }
+    // GPU work by the thread that launched it, in launch order.
+    struct Launch {
+        int64_t pid, tid;
+        double ts, gpuTs, gpuEnd;
+    };
+    std::vector<Launch> launches;
+    for (uint32_t k = 0; k < events.size() && k < link.gpuLauncher.size(); ++k)
+        if (link.gpuLauncher[k] >= 0 && isGpuActivity(events[k].kind)) {
+            const KinetoEvent &l = events[static_cast<size_t>(link.gpuLauncher[k])];
+            launches.push_back({l.pid, l.tid, l.ts, events[k].ts, events[k].end()});
+        }
+    std::sort(launches.begin(), launches.end(),
+              [](const Launch &a, const Launch &b) { return std::tie(a.pid, a.tid, a.ts) < std::tie(b.pid, b.tid, b.ts); });
+    std::map<std::string_view, double> stepStart; // ProfilerStep#N annotation starts
+    for (const KinetoEvent &e : events)
+        if (e.kind == EventKind::UserAnnotation && startsWith(device.str(e.name), "ProfilerStep#"))
+            stepStart.try_emplace(device.str(e.name), e.ts);
+    for (const auto &[call, w] : waitOf) {
+        if (w.op < 0 || !(w.wait > 0) || !hasDur[static_cast<size_t>(w.op)])
+            continue;
+        const double opStart = plan[static_cast<size_t>(w.op)].ts.value;
+        const KinetoEvent &c = events[call];
+        // The part of the wait spent on GPU work the op launched itself, before the
+        // call: that work's nodes follow the op in a replay, so it is the part counted
+        // twice. (A wait on work queued earlier stays: it replays as measured.)
+        std::vector<std::pair<double, double>> spans;
+        const auto from = std::lower_bound(launches.begin(), launches.end(), std::make_tuple(c.pid, c.tid, opStart),
+                                           [](const Launch &l, const std::tuple<int64_t, int64_t, double> &key) {
+                                               return std::tie(l.pid, l.tid, l.ts) < key;
+                                           });
+        for (auto l = from; l != launches.end() && l->pid == c.pid && l->tid == c.tid && l->ts <= c.ts; ++l) {
+            const double a = std::max(l->gpuTs, c.ts), b = std::min(l->gpuEnd, c.end());
+            if (b > a)
+                spans.emplace_back(a, b);
+        }
+        std::sort(spans.begin(), spans.end());
+        double inside = 0, reach = -INFINITY;
+        for (const auto &[a, b] : spans) { // the union: streams overlap
+            if (b > reach)
+                inside += b - std::max(a, reach);
+            reach = std::max(reach, b);
+        }
+        inside = std::min(inside, w.wait);
+        if (!(inside > 0))
+            continue;
+        const auto g = groupOf.find({c.pid, c.tid});
+        if (g == groupOf.end())
+            continue;
+        const auto next = std::lower_bound(byGroup.begin(), byGroup.end(), std::make_pair(g->second, c.end()),
+                                           [](const Item &a, const std::pair<int64_t, double> &key) {
+                                               return std::tie(a.group, a.ts) < std::tie(key.first, key.second);
+                                           });
+        const bool last = next == byGroup.end() || next->group != g->second;
+        if (last) { // nothing after it on the thread: the GPU nodes end the window themselves
+            double &d = dur[static_cast<size_t>(w.op)];
+            d = std::max(0.0, d - inside);
+            ++stats.blockingWaitsMoved;
+            continue;
+        }
+        // When that op opens a ProfilerStep that began after the call, the step node
+        // (untimed, before its ops in the chain) waits too: else the step starts early.
+        int32_t step = parentIndex[next->index];
+        for (int depth = 0; step >= 0 && !startsWith(name(static_cast<size_t>(step)), "ProfilerStep#"); ++depth)
+            step = depth < 256 && parentIndex[static_cast<size_t>(step)] != step ? parentIndex[static_cast<size_t>(step)]
+                                                                               : -1; // bounded: ids may loop
+        if (step >= 0) {
+            const auto span = stepStart.find(name(static_cast<size_t>(step)));
+            if (span == stepStart.end() || span->second < c.end() || convertedAt[static_cast<size_t>(step)] < 0)
+                step = -1;
+        }
+        bool any = false;
+        for (uint32_t gpu : w.gpu)
+            if (auto p = planOfGpu.find(gpu); p != planOfGpu.end()) {
+                addDep(next->index, plan[p->second].id, DepKind::Sync);
+                if (step >= 0)
+                    addDep(static_cast<size_t>(step), plan[p->second].id, DepKind::Sync);
+                any = true;
+            }
+        if (!any)
+            continue;
+        double &d = dur[static_cast<size_t>(w.op)];
+        d = std::max(0.0, d - inside);
+        ++stats.blockingWaitsMoved;
+    }
+}
+
 void Converter::fitTiming(std::vector<ChakraNode> &nodes, ChakraStats &stats)
 {
     std::vector<double> dur = exactDur;
     int64_t fwd = -1, bwd = -1;
     if (!forwardBackwardThreads(fwd, bwd))
         fwd = bwd = -1;
-    else
+    moveBlockingWaits(fwd, bwd, dur, stats);
+    if (fwd >= 0)
         linkForwardBackward(fwd, bwd, dur, stats);
     carryGaps(fwd, bwd, dur);
     roundWithCarry(dur, nodes);

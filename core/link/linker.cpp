@@ -109,6 +109,23 @@ int32_t firstOpFrom(const KinetoTrace &device, const KinetoView &view, const Kin
     return pos == ops.end() ? -1 : static_cast<int32_t>(*pos);
 }
 
+// The first op at or after t on e's thread that is linked to a host node (at most 64
+// looked at: ops the ET does not have are few and short).
+int32_t firstLinkedOpFrom(const KinetoTrace &device, const KinetoView &view, const std::vector<int32_t> &eventHost,
+                          const KinetoEvent &e, double t)
+{
+    auto it = view.threadIndex.find(threadOf(e, LinkMode::Default));
+    if (it == view.threadIndex.end())
+        return -1;
+    const auto &ops = view.threadCpuOps[it->second];
+    auto pos = std::lower_bound(ops.begin(), ops.end(), t,
+                                [&](uint32_t idx, double value) { return device.events[idx].ts < value; });
+    for (int looked = 0; pos != ops.end() && looked < 64; ++pos, ++looked)
+        if (eventHost[*pos] >= 0)
+            return static_cast<int32_t>(*pos);
+    return -1;
+}
+
 } // namespace
 
 LinkResult linkTraces(const HostTrace &host, const KinetoTrace &device, const LinkOptions &options,
@@ -248,14 +265,16 @@ LinkResult linkTraces(const HostTrace &host, const KinetoTrace &device, const Li
                 r.syncDeps.push_back({edge.src, edge.dst});
                 continue;
             }
+            r.blockingWaits.push_back({edge.src, edge.dst});
             // The CPU op that can only start once the wait is over.
             const int32_t waiter = firstOpFrom(device, view, d, d.end());
             if (waiter < 0)
                 continue;
             r.syncDeps.push_back({edge.src, static_cast<uint32_t>(waiter)});
-            const int32_t h = r.eventHost[static_cast<size_t>(waiter)];
-            if (h >= 0)
-                in.hostWaitsForGpu.emplace_back(static_cast<uint32_t>(h), edge.src);
+            // The .et carries the wait on the first op after the call that has a host node.
+            const int32_t linked = firstLinkedOpFrom(device, view, r.eventHost, d, d.end());
+            if (linked >= 0)
+                in.hostWaitsForGpu.emplace_back(static_cast<uint32_t>(r.eventHost[size_t(linked)]), edge.src);
         }
     }
 

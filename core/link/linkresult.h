@@ -78,6 +78,9 @@ struct LinkResult {
     std::vector<PyNumber> exclusive;  // per Kineto event: exclusive ("self") duration of CPU ops, µs
     std::vector<EventDep> syncDeps;   // GPU activity -> the op that waited for it
     std::vector<EventDep> interThreadDeps; // CPU op on another thread -> first op of a group
+    // Default mode: GPU activity -> the blocking runtime call that waited for it (the .et
+    // writer decides where the wait is counted: in the enclosing op, or as a dependency).
+    std::vector<EventDep> blockingWaits;
     EtPlusPlan plan;
 
     double coverage() const

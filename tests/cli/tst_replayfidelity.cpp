@@ -3,6 +3,7 @@
 // within 5 % of the measured step time (each ProfilerStep#N; the whole trace
 // when the pair has no step in its ET). The figures are in docs/chakra_et.md.
 #include "testutil.h"
+#include "tracegen.h"
 
 #include <QProcess>
 #include <QtTest>
@@ -17,6 +18,8 @@ private slots:
     void bundledPairs();
     void sharedPairs_data();
     void sharedPairs();
+    void generatedGrid_data();
+    void generatedGrid();
 };
 
 namespace {
@@ -40,7 +43,7 @@ nlohmann::json replayOf(const std::string &host, const std::string &device)
     return nullptr;
 }
 
-void checkFidelity(const std::string &host, const std::string &device)
+void checkFidelity(const std::string &host, const std::string &device, int expectSteps = -1)
 {
     const nlohmann::json windows = replayOf(host, device);
     QVERIFY2(windows.is_array() && !windows.empty(), "no replay in the report");
@@ -51,6 +54,8 @@ void checkFidelity(const std::string &host, const std::string &device)
             QVERIFY(w.at("measured_us").get<double>() > 0);
             QVERIFY2(std::abs(w.at("error_pct").get<double>()) <= kTargetPct, w.dump().c_str());
         }
+    if (expectSteps >= 0)
+        QCOMPARE(steps, expectSteps);
     if (steps == 0) { // no step in the ET: the whole trace
         const auto &overall = windows.back();
         QCOMPARE(overall.at("window").get<std::string>(), std::string("overall"));
@@ -106,6 +111,55 @@ void TestReplayFidelity::sharedPairs()
     QFETCH(QString, host);
     QFETCH(QString, device);
     checkFidelity(testutil::sharedData(host.toStdString()), testutil::sharedData(device.toStdString()));
+}
+
+// Issue 21: every step of generated pairs over the sync-inference grid (streams,
+// NCCL and side streams, event waits, every blocking kind, .item() loops, CUDA-graph
+// replays, an unsynchronised last step, HIP names, with and without cuda_sync rows,
+// 1-12 steps): the structures that made whole steps replay 45-95 % long.
+void TestReplayFidelity::generatedGrid_data()
+{
+    QTest::addColumn<int>("steps");
+    QTest::addColumn<int>("layers");
+    QTest::addColumn<int>("streams");
+    QTest::addColumn<QString>("flags"); // b: blocking copies, p: pageable, i: item loop, g: CUDA graphs,
+                                        // t: async tail, h: HIP, n: no cuda_sync rows
+    QTest::newRow("1 step, 1 stream") << 1 << 2 << 0 << "";
+    QTest::newRow("4 steps, default") << 4 << 6 << 0 << "";
+    QTest::newRow("12 steps, 2 streams") << 12 << 2 << 2 << "";
+    QTest::newRow("3 streams, no cuda_sync") << 5 << 4 << 3 << "n";
+    QTest::newRow("6 streams, blocking copies") << 5 << 4 << 6 << "b";
+    QTest::newRow("item loop, pageable") << 5 << 4 << 0 << "bpi";
+    QTest::newRow("CUDA graphs") << 4 << 4 << 0 << "g";
+    QTest::newRow("CUDA graphs, 3 streams, no cuda_sync") << 5 << 4 << 3 << "gn";
+    QTest::newRow("async tail, 2 streams") << 3 << 4 << 2 << "t";
+    QTest::newRow("HIP, 3 streams, item loop") << 4 << 4 << 3 << "hi";
+    QTest::newRow("everything") << 6 << 4 << 4 << "bigtn";
+    QTest::newRow("~8 MB, every step (0: until the size)") << 0 << 8 << 2 << "bi";
+}
+
+void TestReplayFidelity::generatedGrid()
+{
+    QFETCH(int, steps);
+    QFETCH(int, layers);
+    QFETCH(int, streams);
+    QFETCH(QString, flags);
+    tracegen::Options o;
+    o.prefix = testutil::tempDir() + "/grid";
+    o.steps = steps;
+    o.targetMb = steps == 0 ? 8 : 0;
+    o.layers = layers;
+    o.streams = streams;
+    o.blockingCopies = flags.contains('b');
+    o.pageable = flags.contains('p');
+    o.itemLoop = flags.contains('i') ? 3 : 0;
+    o.cudaGraphs = flags.contains('g');
+    o.asyncTail = flags.contains('t');
+    o.hip = flags.contains('h');
+    o.noCudaSync = flags.contains('n');
+    const tracegen::Result r = tracegen::generate(o);
+    QVERIFY(r.steps > 0);
+    checkFidelity(r.hostPath, r.devicePath, r.steps);
 }
 
 QTEST_GUILESS_MAIN(TestReplayFidelity)
