@@ -3,10 +3,13 @@
 
 #include "batchwhatif.h"
 #include "io/outputfile.h"
+#include "export/chakrapatch.h"
 #include "job/jobanalysis.h"
 #include "job/parallel.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 
@@ -148,6 +151,28 @@ bool prepareOutputDir(const JobCli &job, std::string &error)
     return true;
 }
 
+// Each rank's .et gets its start offset in the job on its first node (issue 21):
+// ASTRA-sim starts every rank at 0, the measured ranks did not.
+void markRankStartOffsets(const std::vector<RankSummary> &ranks, JobAnalysis &analysis)
+{
+    for (const RankSummary &s : ranks)
+        for (const auto &[kind, path] : s.outputs) {
+            if (kind != "chakra_et")
+                continue;
+            const auto stats = std::find_if(analysis.ranks.begin(), analysis.ranks.end(),
+                                            [&](const RankJobStats &r) { return r.rank == s.rank; });
+            if (stats == analysis.ranks.end())
+                continue;
+            try {
+                setRankStartOffset(path, std::llround(stats->startOffsetUs));
+            } catch (const std::exception &e) {
+                analysis.diagnostics.warning("chakra_et.start_offset_not_written",
+                                             "rank " + std::to_string(s.rank) + ": its start offset could not be "
+                                             "written into " + path + ": " + e.what(), path);
+            }
+        }
+}
+
 int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vector<RankSummary> &ranks,
               JobTiming timing)
 {
@@ -155,6 +180,7 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
     JobOptions options;
     options.whatIf = job.whatIf;
     JobAnalysis analysis = analyzeJob(analysableRanks(ranks), options);
+    markRankStartOffsets(ranks, analysis);
     timing.analysisSeconds = secondsSince(t0);
     timing.totalSeconds += timing.analysisSeconds;
 

@@ -165,6 +165,11 @@ void writeAll(Sink &&sink, const ChakraGraph &g, const HostTrace &host, const Ki
 
 } // namespace
 
+void appendEtMessage(std::string &buf, const google::protobuf::MessageLite &message)
+{
+    appendMessage(buf, message);
+}
+
 void writeChakraEt(OutputFile &out, const ChakraGraph &graph, const HostTrace &host, const KinetoTrace &device,
                    const LinkResult &link)
 {

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace google::protobuf {
+class MessageLite;
+}
+
 namespace syncscope {
 
 class OutputFile;
@@ -17,6 +21,9 @@ class OutputFile;
 // Serializes `graph` into `out` (which the caller commits). Node fields the
 // graph does not hold (name, IOInfo strings, attrs) come from the host/device
 // traces the graph was built from.
+// One length-delimited message (varint32 length, then its bytes), as .et files hold them.
+void appendEtMessage(std::string &buf, const google::protobuf::MessageLite &message);
+
 void writeChakraEt(OutputFile &out, const ChakraGraph &graph, const HostTrace &host, const KinetoTrace &device,
                    const LinkResult &link);
 

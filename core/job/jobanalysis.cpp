@@ -150,6 +150,16 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
         offsetNs = std::move(fit.offsetNs);
     }
 
+    {
+        double earliest = INFINITY;
+        for (size_t i = 0; i < ranks.size(); ++i)
+            if (use[i])
+                earliest = std::min(earliest, (double(ranks[i].traceStartNs) + offsetNs[i]) / 1000.0);
+        for (size_t i = 0; i < ranks.size(); ++i)
+            if (use[i])
+                job.ranks[i].startOffsetUs = (double(ranks[i].traceStartNs) + offsetNs[i]) / 1000.0 - earliest;
+    }
+
     job.collectives.reserve(instances.size());
     for (const Instance &in : instances)
         job.collectives.push_back(describe(in, ranks, offsetNs));

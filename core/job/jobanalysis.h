@@ -92,6 +92,9 @@ struct RankJobStats {
     double collectiveWaitCausedUs = 0;
     int64_t lastArrivals = 0;
     int64_t collectives = 0;        // matched instances this rank took part in
+    // When this rank's trace starts after the job's earliest (aligned, µs): where a
+    // simulator replaying the rank's .et should start it (issue 21).
+    double startOffsetUs = 0;
     // collectiveWaitCausedUs split by why this rank came last (each instance's waits
     // in proportion to its lateness parts): its extra work, its start skew, the rest.
     double workDelayCostUs = 0;

@@ -59,7 +59,8 @@ nlohmann::json rankJobJson(const RankJobStats &s)
             {"last_arrivals", s.lastArrivals},
             {"collectives", s.collectives},
             {"work_delay_cost_us", ns(s.workDelayCostUs)},
-            {"start_skew_cost_us", ns(s.startSkewCostUs)}};
+            {"start_skew_cost_us", ns(s.startSkewCostUs)},
+            {"start_offset_us", ns(s.startOffsetUs)}};
 }
 
 nlohmann::json jobWhatIfJson(const JobWhatIf &w)

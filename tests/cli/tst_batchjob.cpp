@@ -3,6 +3,8 @@
 // files under --output-dir, the job report's keys, the exit code of a job with
 // a broken rank (the healthy ranks are still analysed, nothing is written
 // half), the usage errors of job mode, and MPI writing the same report.
+#include "export/chakrapatch.h"
+#include "export/chakrareader.h"
 #include "testutil.h"
 
 #include <QProcess>
@@ -13,6 +15,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cmath>
 
 namespace fs = std::filesystem;
 
@@ -45,7 +48,7 @@ Run execute(const QString &program, const QStringList &args, int timeoutMs = 300
             QString::fromUtf8(p.readAllStandardOutput())};
 }
 
-Run syncscope(const QStringList &args)
+Run runSyncscope(const QStringList &args)
 {
     return execute(QStringLiteral(SYNCSCOPE_BINARY), args);
 }
@@ -131,14 +134,14 @@ void TestBatchJob::usageErrors()
 {
     QFETCH(QStringList, args);
     QFETCH(QString, message);
-    const Run r = syncscope(args);
+    const Run r = runSyncscope(args);
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
 }
 
 void TestBatchJob::helpListsJobOptions()
 {
-    const Run r = syncscope({"--help"});
+    const Run r = runSyncscope({"--help"});
     QCOMPARE(r.code, 0);
     for (const char *opt : {"--job DIR|LIST", "--jobs N", "--output-dir OUT", "--prefix NAME", "--chakra-et [FILE]"})
         QVERIFY2(r.out.contains(opt), opt);
@@ -149,7 +152,7 @@ void TestBatchJob::twoRankJobEndToEnd()
     const std::string job = twoRankJob();
     const std::string out = testutil::tempDir() + "/out";
     const std::string report = testutil::tempDir() + "/job.json";
-    const Run r = syncscope({"--batch", "--job", q(job), "--jobs", "2", "--output-dir", q(out), "--prefix", "dlrm",
+    const Run r = runSyncscope({"--batch", "--job", q(job), "--jobs", "2", "--output-dir", q(out), "--prefix", "dlrm",
                              "--chakra-et", "--critical-path", "--report", q(report)});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QCOMPARE(listDir(out), (std::vector<std::string>{"dlrm.0.critical_path.json", "dlrm.0.et", "dlrm.0.json",
@@ -191,17 +194,38 @@ void TestBatchJob::realEightRankJob()
     REQUIRE_SHARED_DATA();
     const std::string out = testutil::tempDir() + "/out";
     const std::string report = out + "/job.json";
-    const Run r = syncscope({"--batch", "--job", q(testutil::sharedData("pairs/param_dlrm_8rank")), "--output-dir",
-                             q(out), "--report", q(report), "--quiet"});
+    const Run r = runSyncscope({"--batch", "--job", q(testutil::sharedData("pairs/param_dlrm_8rank")), "--output-dir",
+                             q(out), "--chakra-et", "--report", q(report), "--quiet"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QVERIFY(r.err.isEmpty());
     const nlohmann::json j = readJson(report);
     QCOMPARE(j["job"]["ranks_found"], 8);
     QCOMPARE(j["job"]["missing_ranks"].size(), size_t(0));
+    double latest = 0;
     for (int rank = 0; rank < 8; ++rank) {
         QVERIFY(fs::exists(out + "/trace." + std::to_string(rank) + ".json"));
         QCOMPARE(rankRow(j, rank)->at("exit_code"), 0);
+        // Issue 21: each rank's .et says when the rank started in the job (ASTRA-sim
+        // starts all at 0; DLRM's ranks started up to 7.5 ms apart), as the report does.
+        const double offset = rankRow(j, rank)->at("start_offset_us").get<double>();
+        QVERIFY(offset >= 0);
+        latest = std::max(latest, offset);
+        syncscope::ChakraEtReader et(out + "/trace." + std::to_string(rank) + ".et");
+        ChakraProtoMsg::Node first;
+        QVERIFY(et.next(first));
+        int64_t found = -1, count = 0;
+        for (const auto &a : first.attr())
+            if (a.name() == syncscope::kRankStartOffsetAttr) {
+                found = a.int64_val();
+                ++count;
+            }
+        QCOMPARE(count, int64_t(1));
+        QCOMPARE(found, int64_t(std::llround(offset)));
+        for (ChakraProtoMsg::Node n; et.next(n);) // the rest of the file is intact
+            for (const auto &a : n.attr())
+                QVERIFY(a.name() != syncscope::kRankStartOffsetAttr);
     }
+    QVERIFY2(latest > 7000, qPrintable(QString::number(latest))); // rank 7's late start
 }
 
 void TestBatchJob::brokenRankDoesNotStopTheOthers()
@@ -213,7 +237,7 @@ void TestBatchJob::brokenRankDoesNotStopTheOthers()
     testutil::writeText(job + "/rank2.kineto.json.gz", gz.substr(0, gz.size() / 2));
     const std::string out = testutil::tempDir() + "/out";
     const std::string report = testutil::tempDir() + "/job.json";
-    const Run r = syncscope({"--batch", "--job", q(job), "--output-dir", q(out), "--report", q(report)});
+    const Run r = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(out), "--report", q(report)});
     QCOMPARE(r.code, 3);
     QVERIFY2(r.err.contains("rank 2: ") && r.err.contains("rank2.kineto.json.gz"), qPrintable(r.err));
     const nlohmann::json j = readJson(report);
@@ -233,7 +257,7 @@ void TestBatchJob::directoryWithoutTraces()
     const std::string dir = testutil::tempDir();
     testutil::writeText(dir + "/readme.txt", "no traces here");
     const std::string report = testutil::tempDir() + "/job.json";
-    const Run r = syncscope({"--batch", "--job", q(dir), "--report", q(report)});
+    const Run r = runSyncscope({"--batch", "--job", q(dir), "--report", q(report)});
     QCOMPARE(r.code, 3);
     QVERIFY2(r.err.contains("no .json or .json.gz files were found"), qPrintable(r.err));
     QCOMPARE(readJson(report)["job"]["ranks_found"], 0);
@@ -244,7 +268,7 @@ void TestBatchJob::reportNeverOverwritesAnInput()
     const std::string job = twoRankJob();
     const std::string input = job + "/rank0.et.json.gz";
     const std::string before = testutil::readText(input);
-    const Run r = syncscope({"--batch", "--job", q(job), "--report", q(input), "--quiet"});
+    const Run r = runSyncscope({"--batch", "--job", q(job), "--report", q(input), "--quiet"});
     QCOMPARE(r.code, 5);
     QVERIFY2(r.err.contains("refusing to overwrite an input"), qPrintable(r.err));
     QCOMPARE(testutil::readText(input), before);
@@ -261,7 +285,7 @@ void TestBatchJob::mpiWritesTheSameReport()
     const std::string job = twoRankJob();
     const std::string one = testutil::tempDir() + "/one";
     const std::string two = testutil::tempDir() + "/two";
-    const Run single = syncscope({"--batch", "--job", q(job), "--output-dir", q(one), "--critical-path", "--report",
+    const Run single = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(one), "--critical-path", "--report",
                                   q(one + "/job.json"), "--quiet"});
     QVERIFY2(single.code == 0, qPrintable(single.err));
     const Run mpi = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "2",
