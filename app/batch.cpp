@@ -6,6 +6,7 @@
 #include "batchwhatif.h"
 #include "clirequest.h"
 
+#include "export/chakrajobreplay.h"
 #include "export/chakrareplay.h"
 #include "export/chakrasummary.h"
 #include "io/bytesource.h"
@@ -67,6 +68,16 @@ std::string duplicateOutputs(const std::vector<RequestedOutput> &outputs, const 
 int inspectChakraEt(const std::string &path, bool replay)
 {
     try {
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) { // a job's PREFIX.RANK.et set
+            if (!replay) {
+                std::cerr << "syncscope: error: " << path << " is a folder: --inspect takes one .et, or a folder "
+                          << "of PREFIX.RANK.et files with --replay\n";
+                return ExitUsage;
+            }
+            std::cout << formatJobReplay(replayChakraEtJob(path));
+            return ExitOk;
+        }
         std::cout << formatChakraEtSummary(summarizeChakraEt(path));
         if (replay)
             std::cout << formatReplay(replayChakraEt(path));

@@ -17,7 +17,8 @@ const std::vector<CliOption> &cliOptions()
         {"--replay", nullptr, "Mode",
          "With --inspect: replay the .et as a simulator would (a node starts when its ctrl_deps and data_deps are "
          "done and its CPU thread or GPU stream is free) and print the replayed time per ProfilerStep and overall "
-         "against the measured time."},
+         "against the measured time. --inspect FOLDER --replay replays a job's PREFIX.RANK.et set, each rank from "
+         "its rank_start_offset_micros, and prints the job's replayed time against the measured one."},
         {"--diff", "BASELINE", "Mode",
          "Compare two runs: --diff BASELINE CANDIDATE, each run DEVICE_TRACE[,HOST_ET] (two files in either "
          "order, or a device trace alone; a name that exists as a file is taken whole), or two job folders "

@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -226,6 +227,17 @@ void TestBatchJob::realEightRankJob()
                 QVERIFY(a.name() != syncscope::kRankStartOffsetAttr);
     }
     QVERIFY2(latest > 7000, qPrintable(QString::number(latest))); // rank 7's late start
+    // The set replayed as a job: every rank from its offset, the job within 5 %.
+    const Run inspect = runSyncscope({"--batch", "--inspect", q(out), "--replay"});
+    QVERIFY2(inspect.code == 0, qPrintable(inspect.err));
+    const QStringList lines = inspect.out.split('\n');
+    QCOMPARE(lines.filter(QRegularExpression("^  rank \\d+ ")).size(), 8);
+    const QStringList job = lines.filter(QRegularExpression("^  job "));
+    QCOMPARE(job.size(), 1);
+    const QRegularExpressionMatch m = QRegularExpression("\\(([-+][0-9.]+) %\\)").match(job.front());
+    QVERIFY2(m.hasMatch() && std::abs(m.captured(1).toDouble()) <= 5.0, qPrintable(job.front()));
+    // A folder without --replay is a usage error, not a crash.
+    QCOMPARE(runSyncscope({"--batch", "--inspect", q(out)}).code, 2);
 }
 
 void TestBatchJob::brokenRankDoesNotStopTheOthers()
