@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <queue>
+#include <tuple>
 #include <unordered_map>
 
 namespace syncscope {
@@ -259,6 +260,43 @@ std::map<std::string, double> measuredReplayWindows(const KinetoTrace &trace)
     return out;
 }
 
+void annotateEtCoverage(std::vector<ReplayWindow> &windows, const KinetoTrace &trace,
+                        const std::vector<int32_t> &eventHost, double targetPct)
+{
+    std::map<std::string_view, std::pair<double, double>> span;
+    for (const auto &e : trace.events)
+        if (e.kind == EventKind::UserAnnotation && trace.str(e.name).rfind("ProfilerStep#", 0) == 0)
+            span.try_emplace(trace.str(e.name), e.ts, e.end());
+    for (ReplayWindow &w : windows) {
+        double from = -INFINITY, to = INFINITY;
+        if (w.window != "overall") {
+            const auto it = span.find(w.window);
+            if (it == span.end())
+                continue;
+            std::tie(from, to) = it->second;
+        }
+        int64_t ops = 0, held = 0;
+        for (uint32_t k = 0; k < trace.events.size(); ++k) {
+            const KinetoEvent &e = trace.events[k];
+            if (e.kind != EventKind::CpuOp || e.ts < from || e.ts >= to)
+                continue;
+            ++ops;
+            held += k < eventHost.size() && eventHost[k] >= 0;
+        }
+        if (ops == 0)
+            continue;
+        w.etCoveragePct = 100.0 * double(held) / double(ops);
+        if (w.measuredUs > 0 && std::abs(w.errorPct()) > targetPct && w.etCoveragePct < 90.0) {
+            char text[200];
+            std::snprintf(text, sizeof text,
+                          "the host ET holds %lld of the %lld CPU ops the Kineto trace has here (%.0f %%); the rest "
+                          "cannot be replayed",
+                          static_cast<long long>(held), static_cast<long long>(ops), w.etCoveragePct);
+            w.note = text;
+        }
+    }
+}
+
 std::string formatReplayErrors(const std::vector<ReplayWindow> &windows)
 {
     std::string out;
@@ -268,6 +306,10 @@ std::string formatReplayErrors(const std::vector<ReplayWindow> &windows)
             continue;
         std::snprintf(buf, sizeof buf, "%s%s %+.1f %%", out.empty() ? "" : ", ", w.window.c_str(), w.errorPct());
         out += buf;
+        if (!w.note.empty()) {
+            std::snprintf(buf, sizeof buf, " (the ET holds %.0f %% of its CPU ops)", w.etCoveragePct);
+            out += buf;
+        }
     }
     return out;
 }

@@ -18,6 +18,10 @@ struct ReplayWindow {
     std::string window;       // "ProfilerStep#N" or "overall"
     double measuredUs = -1;   // -1 when unknown (no start times in the file and none given)
     double replayedUs = 0;
+    // After an export: the share of the window's Kineto CPU ops that the ET holds, and,
+    // where the replay misses the target, why (the cause is the trace, not the writer).
+    double etCoveragePct = -1;
+    std::string note;
     double errorPct() const { return measuredUs > 0 ? 100.0 * (replayedUs - measuredUs) / measuredUs : 0.0; }
 };
 
@@ -33,6 +37,12 @@ struct ReplayResult {
 // measured time per window name (e.g. from the Kineto trace when the file has no
 // start times). Throws InputError for an unreadable file.
 ReplayResult replayChakraEt(const std::string &path, const std::map<std::string, double> &measuredUs = {});
+
+// Fills etCoveragePct of each window (its ProfilerStep#N annotation, or the whole trace
+// for "overall") from `eventHost` (per Kineto event: linked host node, -1 none), and a
+// note where |error| is over `targetPct` and the ET holds under 90 % of the window's ops.
+void annotateEtCoverage(std::vector<ReplayWindow> &windows, const KinetoTrace &trace,
+                        const std::vector<int32_t> &eventHost, double targetPct = 5.0);
 
 // The measured time of each ProfilerStep#N (its CPU-side annotation) and, as
 // "overall", the span of the work a .et can hold (CPU ops, annotations, runtime

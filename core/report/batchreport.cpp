@@ -305,11 +305,15 @@ std::string buildReportJson(const ReportContext &ctx)
             oj["reason"] = o.reason;
         if (o.kind == "chakra_et") {
             ojson rp = ojson::array();
-            for (const auto &w : o.replay)
+            for (const auto &w : o.replay) {
                 rp.push_back({{"window", w.window},
                               {"measured_us", w.measuredUs >= 0 ? ojson(w.measuredUs) : ojson(nullptr)},
                               {"replayed_us", w.replayedUs},
-                              {"error_pct", w.measuredUs > 0 ? ojson(w.errorPct()) : ojson(nullptr)}});
+                              {"error_pct", w.measuredUs > 0 ? ojson(w.errorPct()) : ojson(nullptr)},
+                              {"et_coverage_pct", w.etCoveragePct >= 0 ? ojson(w.etCoveragePct) : ojson(nullptr)}});
+                if (!w.note.empty())
+                    rp.back()["note"] = w.note;
+            }
             oj["replay"] = rp;
         }
         outs.push_back(oj);

@@ -21,10 +21,13 @@ namespace syncscope {
 namespace {
 
 // Replays a written .et (the fidelity check of issue 15: docs/chakra_et.md).
-std::vector<ReplayWindow> replayExport(const std::string &path, const KinetoTrace &trace, Diagnostics &diag)
+std::vector<ReplayWindow> replayExport(const std::string &path, const KinetoTrace &trace,
+                                       const std::vector<int32_t> &eventHost, Diagnostics &diag)
 {
     try {
-        return replayChakraEt(path, measuredReplayWindows(trace)).windows;
+        std::vector<ReplayWindow> windows = replayChakraEt(path, measuredReplayWindows(trace)).windows;
+        annotateEtCoverage(windows, trace, eventHost);
+        return windows;
     } catch (const InputError &e) {
         diag.warning("chakra_et.replay_failed", std::string("the written .et could not be replayed: ") + e.what(), path);
         return {};
@@ -116,7 +119,7 @@ int writeOutput(const Analysis &a, const RankOutputPaths &paths, const Requested
     }
     records.push_back(written(o));
     if (kind == "chakra_et")
-        records.back().replay = replayExport(o.path, *a.device, diagnostics);
+        records.back().replay = replayExport(o.path, *a.device, a.link->eventHost, diagnostics);
     return ExitOk;
 }
 
