@@ -227,6 +227,19 @@ void TestBatchJob::realEightRankJob()
                 QVERIFY(a.name() != syncscope::kRankStartOffsetAttr);
     }
     QVERIFY2(latest > 7000, qPrintable(QString::number(latest))); // rank 7's late start
+    // Rank 0's collectives carry the message its Kineto trace records ("Input Dims" x
+    // element size of its nccl:* ops: 394241 / 112 / 226960 floats all-reduced, all-to-alls
+    // of 6144 floats twice, 24 longs, 384 and 3392 ints), in launch order (issue 21).
+    {
+        syncscope::ChakraEtReader et(out + "/trace.0.et");
+        std::vector<int64_t> sizes;
+        for (ChakraProtoMsg::Node n; et.next(n);)
+            for (const auto &a : n.attr())
+                if (a.name() == "comm_size")
+                    sizes.push_back(a.int64_val());
+        std::sort(sizes.begin(), sizes.end());
+        QCOMPARE(sizes, (std::vector<int64_t>{192, 448, 1536, 13568, 24576, 24576, 907840, 1576964}));
+    }
     // The set replayed as a job: every rank from its offset, the job within 5 %.
     const Run inspect = runSyncscope({"--batch", "--inspect", q(out), "--replay"});
     QVERIFY2(inspect.code == 0, qPrintable(inspect.err));

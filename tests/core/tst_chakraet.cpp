@@ -26,6 +26,7 @@ private slots:
     void roundTripThroughFile();
     void gzipOutput();
     void defaultForwardBackwardHandover();
+    void sampleCommSizes();
 };
 
 namespace {
@@ -248,6 +249,30 @@ void TestChakraEt::defaultForwardBackwardHandover()
     const auto ref = handovers(LinkMode::Chakra, nullptr);
     QCOMPARE(ref.first, size_t(1)); // only step 0's
     QCOMPARE(ref.second, size_t(0));
+}
+
+void TestChakraEt::sampleCommSizes()
+{
+    // Issue 21: the sample's three all-reduces move 262144 floats (Kineto's "In msg
+    // nelems" x Float). Default mode hangs NCCL kernels under nccl:all_reduce, whose ET
+    // inputs hold no tensor, so its comm_size was 0; the reference reads the tensor of
+    // record_param_comms.
+    for (LinkMode mode : {LinkMode::Default, LinkMode::Chakra}) {
+        const auto a = analyse(SYNCSCOPE_SAMPLE_DIR "/sample.et.json.gz", SYNCSCOPE_SAMPLE_DIR "/sample.kineto.json.gz",
+                               mode);
+        const Converted c = convert(*a);
+        QVERIFY(c.ok);
+        const Decoded d = decode(c.bytes);
+        std::vector<int64_t> sizes;
+        for (const auto &n : d.nodes)
+            if (n.type() == ChakraProtoMsg::COMM_COLL_NODE)
+                for (const auto &attr : n.attr())
+                    if (attr.name() == "comm_size")
+                        sizes.push_back(attr.int64_val());
+        QCOMPARE(sizes, std::vector<int64_t>(3, 1048576));
+        if (mode == LinkMode::Default)
+            QCOMPARE(c.graph.stats.commSizeFromKineto, int64_t(3));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestChakraEt)
