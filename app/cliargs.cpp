@@ -59,6 +59,9 @@ const std::vector<CliOption> &cliOptions()
          "reproduces: f4d0062 (default), the current HTA, or d731cc2e (2024-06), the HTA that Chakra pins: "
          "nodes created as its passes reach events, no CUDA-runtime-lock pass (cudaMemcpyAsync counts as 0), "
          "no forward/backward thread merge, no 1.5 ms kernel-kernel limit, no data-loading bucket."},
+        {"--chakra-metadata-nodes", nullptr, "Outputs",
+         "Default-mode .et: write process_group:init as a METADATA_NODE, as chakra_converter does (released "
+         "ASTRA-sim aborts on it, so by default it is a CPU COMP_NODE)."},
         {"--hta-exact", nullptr, "Critical path",
          "Reproduce HTA exactly, misses included: sync edges only from cuda_sync events (none inferred from "
          "runtime calls), HTA's launch names only (graph launches and hipExtLaunchKernel are not launches), one "

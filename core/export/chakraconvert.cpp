@@ -281,7 +281,7 @@ ChakraCommType chakraCommType(std::string_view kernelName, bool extended)
 }
 
 bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const LinkResult &link, ChakraGraph &g,
-                      Diagnostics &diag)
+                      Diagnostics &diag, bool metadataNodes)
 {
     Converter c(host, device, link, diag);
     const bool compat = c.compat;
@@ -410,7 +410,7 @@ bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const Li
         if (c.kind[i] == Kind::Metadata) {
             // Released ASTRA-sim aborts on a METADATA_NODE ("Invalid node_type",
             // Statistics.cc); default mode writes process_group:init as the CPU op it is.
-            out.type = compat ? kChakraMetadataNode : kChakraCompNode;
+            out.type = compat || metadataNodes ? kChakraMetadataNode : kChakraCompNode;
         } else if (out.gpu) {
             if (!classifyGpuNode(c, i, out, g))
                 return false;

@@ -100,8 +100,10 @@ struct ChakraGraph {
 // Builds the graph for link.mode. Returns false, with Error diagnostics, when
 // nothing may be written (Chakra mode: the reference converter fails on this
 // input; default mode: only for a plan that is internally inconsistent).
+// `metadataNodes`: default mode writes process_group:init as METADATA_NODE (as the
+// reference does) instead of a CPU COMP_NODE; released ASTRA-sim aborts on those.
 bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const LinkResult &link, ChakraGraph &graph,
-                      Diagnostics &diagnostics);
+                      Diagnostics &diagnostics, bool metadataNodes = false);
 
 // The name Chakra's converter gives a node: the host node's, or the Kineto
 // event's for GPU nodes.

@@ -186,10 +186,10 @@ std::string chakraEtBytes(const ChakraGraph &graph, const HostTrace &host, const
 
 bool exportChakraEt(const std::string &path, const HostTrace &host, const KinetoTrace &device,
                     const LinkResult &link, const std::vector<std::string> &inputs, Diagnostics &diagnostics,
-                    ChakraStats *stats)
+                    ChakraStats *stats, bool metadataNodes)
 {
     ChakraGraph graph;
-    const bool ok = buildChakraGraph(host, device, link, graph, diagnostics);
+    const bool ok = buildChakraGraph(host, device, link, graph, diagnostics, metadataNodes);
     if (stats)
         *stats = graph.stats;
     if (!ok)

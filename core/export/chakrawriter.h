@@ -38,6 +38,6 @@ std::string chakraEtBytes(const ChakraGraph &graph, const HostTrace &host, const
 // `stats`, when given, receives the conversion counts.
 bool exportChakraEt(const std::string &path, const HostTrace &host, const KinetoTrace &device,
                     const LinkResult &link, const std::vector<std::string> &inputs, Diagnostics &diagnostics,
-                    ChakraStats *stats = nullptr);
+                    ChakraStats *stats = nullptr, bool metadataNodes = false);
 
 } // namespace syncscope

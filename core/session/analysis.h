@@ -25,6 +25,7 @@ struct AnalysisRequest {
     std::string devicePath; // required
     bool rolesGiven = true;  // false: two files in any order (no warning when they are swapped)
     LinkMode mode = LinkMode::Default;
+    bool chakraMetadataNodes = false; // --chakra-metadata-nodes: process_group:init as METADATA_NODE
     std::optional<int64_t> rank;       // checked against distributedInfo.rank
     bool keepRawEvents = false;        // the GUI shows every event's args
     bool criticalPath = true;          // run the critical-path analysis

@@ -76,7 +76,8 @@ int writeOutput(const Analysis &a, const RankOutputPaths &paths, const Requested
         if (kind == "et_plus") {
             writeEtPlusFile(o.path, *a.host, *a.device, *a.link, inputs);
         } else if (kind == "chakra_et") {
-            if (!exportChakraEt(o.path, *a.host, *a.device, *a.link, inputs, diagnostics)) {
+            if (!exportChakraEt(o.path, *a.host, *a.device, *a.link, inputs, diagnostics, nullptr,
+                                a.request.chakraMetadataNodes)) {
                 // --compat chakra: the reference converter fails here; the diagnostics say why
                 records.push_back(notWritten(o, "skipped", "the Chakra graph could not be built"));
                 return ExitAnalysis;

@@ -309,6 +309,15 @@ void TestChakraEtEdge::processGroupInitIsNoMetadataNode()
             for (const auto &node : d.nodes)
                 QVERIFY(node.type() != ChakraProtoMsg::METADATA_NODE);
     }
+    // --chakra-metadata-nodes asks for the reference's node type in default mode.
+    const auto a = goldenVariant(LinkMode::Default, from, to, from, to);
+    ChakraGraph g;
+    Diagnostics diag;
+    QVERIFY(buildChakraGraph(*a->host, *a->device, *a->link, g, diag, true));
+    int metadata = 0;
+    for (const ChakraNode &n : g.nodes)
+        metadata += n.type == kChakraMetadataNode;
+    QCOMPARE(metadata, 1);
 }
 
 void TestChakraEtEdge::commSizeFromKinetoArgs_data()
