@@ -3,6 +3,7 @@
 
 #include "analysis/cpgraph.h"
 #include "jobinternal.h"
+#include "jobrankpath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -40,9 +41,7 @@ bool jobWhatIfMatches(const WhatIfSelector &selector, const RankCpOp &op, int64_
 std::vector<double> jobWhatIfWeights(const RankCpGraph &graph, int64_t rank, const std::vector<WhatIfRule> &rules,
                                      std::vector<int64_t> &matched)
 {
-    std::vector<double> w(graph.edges.size());
-    for (size_t e = 0; e < graph.edges.size(); ++e)
-        w[e] = graph.edges[e].weightUs <= -1 ? 0 : graph.edges[e].weightUs;
+    std::vector<double> w = job::measuredWeights(graph);
     const auto opKernel = static_cast<uint8_t>(CpEdgeType::OperatorKernel);
     const auto sync = static_cast<uint8_t>(CpEdgeType::SyncDependency);
     for (size_t r = 0; r < rules.size(); ++r) {

@@ -97,22 +97,11 @@ Csr toCsr(size_t keys, const std::vector<std::pair<uint32_t, uint32_t>> &pairs)
     return csr;
 }
 
-// First CPU op on the given thread that starts at or after `t` (default-mode waiter).
-int32_t firstOpFrom(const KinetoTrace &device, const KinetoView &view, const KinetoEvent &e, double t)
-{
-    auto it = view.threadIndex.find(threadOf(e, LinkMode::Default));
-    if (it == view.threadIndex.end())
-        return -1;
-    const auto &ops = view.threadCpuOps[it->second];
-    auto pos = std::lower_bound(ops.begin(), ops.end(), t,
-                                [&](uint32_t idx, double value) { return device.events[idx].ts < value; });
-    return pos == ops.end() ? -1 : static_cast<int32_t>(*pos);
-}
-
-// The first op at or after t on e's thread that is linked to a host node (at most 64
-// looked at: ops the ET does not have are few and short).
-int32_t firstLinkedOpFrom(const KinetoTrace &device, const KinetoView &view, const std::vector<int32_t> &eventHost,
-                          const KinetoEvent &e, double t)
+// The first CPU op on e's thread that starts at or after `t` (default-mode waiter); with
+// `eventHost`, the first one linked to a host node (at most 64 looked at: ops the ET
+// does not have are few and short).
+int32_t firstOpFrom(const KinetoTrace &device, const KinetoView &view, const KinetoEvent &e, double t,
+                    const std::vector<int32_t> *eventHost = nullptr)
 {
     auto it = view.threadIndex.find(threadOf(e, LinkMode::Default));
     if (it == view.threadIndex.end())
@@ -121,7 +110,7 @@ int32_t firstLinkedOpFrom(const KinetoTrace &device, const KinetoView &view, con
     auto pos = std::lower_bound(ops.begin(), ops.end(), t,
                                 [&](uint32_t idx, double value) { return device.events[idx].ts < value; });
     for (int looked = 0; pos != ops.end() && looked < 64; ++pos, ++looked)
-        if (eventHost[*pos] >= 0)
+        if (!eventHost || (*eventHost)[*pos] >= 0)
             return static_cast<int32_t>(*pos);
     return -1;
 }
@@ -272,7 +261,7 @@ LinkResult linkTraces(const HostTrace &host, const KinetoTrace &device, const Li
                 continue;
             r.syncDeps.push_back({edge.src, static_cast<uint32_t>(waiter)});
             // The .et carries the wait on the first op after the call that has a host node.
-            const int32_t linked = firstLinkedOpFrom(device, view, r.eventHost, d, d.end());
+            const int32_t linked = firstOpFrom(device, view, d, d.end(), &r.eventHost);
             if (linked >= 0)
                 in.hostWaitsForGpu.emplace_back(static_cast<uint32_t>(r.eventHost[size_t(linked)]), edge.src);
         }
