@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Validation, longest path, breakdown and summary of one window (spec 2.9-3.2),
 // and the golden-file text dump.
+#include "boundedregex.h"
 #include "cpbuild.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <regex>
 #include <unordered_map>
 
 namespace syncscope {
@@ -72,6 +73,8 @@ namespace {
 
 using namespace hta;
 
+constexpr size_t kMaxDataLoadPatternBytes = 1024;
+
 bool isCommKernel(std::string_view s, bool d731)
 {
     // d731cc2e: only "ncclKernel" anywhere (so ncclDevKernel_* counts as compute).
@@ -89,13 +92,15 @@ public:
     {
         // data_load_events are regexes here (re.search) but literal strings for nodes [QUIRK].
         // d731cc2e has no data_loading bucket.
+        // RE2 (linear time; Python's re syntax less back-references and look-around).
         for (const std::string &p : ctx.d731 ? std::vector<std::string>() : ctx.options.dataLoadEvents) {
-            try {
-                m_patterns.emplace_back(p);
-            } catch (const std::regex_error &) {
+            std::string why;
+            if (auto re = compileBoundedRegex(p, kMaxDataLoadPatternBytes, why)) {
+                m_patterns.push_back(std::move(re));
+            } else {
                 m_literal.push_back(p);
-                diag.warning("cpa.bad_data_load_regex",
-                             "data-load pattern \"" + p + "\" is not a valid regular expression; matched literally");
+                diag.warning("cpa.bad_data_load_regex", "data-load pattern \"" + p.substr(0, 200) + "\": " + why +
+                                                            "; matched literally");
             }
         }
     }
@@ -126,7 +131,7 @@ public:
                                                  : CpBound::GpuCompute;
         if (cpu) {
             for (const auto &re : m_patterns)
-                if (std::regex_search(s, re))
+                if (boundedRegexSearch(*re, s))
                     b = CpBound::DataLoading;
             for (const auto &lit : m_literal)
                 if (s.find(lit) != std::string::npos)
@@ -138,7 +143,7 @@ public:
 
 private:
     const CpaContext &m_ctx;
-    std::vector<std::regex> m_patterns;
+    std::vector<std::shared_ptr<const re2::RE2>> m_patterns;
     std::vector<std::string> m_literal;
     std::unordered_map<uint64_t, CpBound> m_cache;
 };

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "whatif.h"
 
+#include "boundedregex.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <unordered_map>
 
 namespace syncscope {
@@ -36,18 +39,45 @@ bool parseInt(std::string_view s, int64_t &out)
     return !s.empty() && ec == std::errc() && p == s.data() + s.size();
 }
 
-// "250", "250us", "1.5ms", "2s", "800ns" -> µs.
+// "250", "250us", "1.5ms", "2s", "800ns" -> µs; false unless it is a number in
+// [0, 2^60 ns] (checked in ns, where the bound is exact).
 bool parseDuration(std::string_view s, double &us)
 {
     s = trim(s);
-    double scale = 1;
-    for (auto [suffix, factor] : {std::pair<std::string_view, double>{"ns", 1e-3}, {"us", 1}, {"µs", 1}, {"ms", 1e3}, {"s", 1e6}})
+    double scale = 1, nsPerUnit = 1e3;
+    for (auto [suffix, factor, ns] : {std::tuple<std::string_view, double, double>{"ns", 1e-3, 1}, {"us", 1, 1e3},
+                                      {"µs", 1, 1e3}, {"ms", 1e3, 1e6}, {"s", 1e6, 1e9}})
         if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
             s.remove_suffix(suffix.size());
             scale = factor;
+            nsPerUnit = ns;
             break;
         }
-    return parseDouble(s, us) && (us *= scale, us >= 0);
+    double value = 0;
+    if (!parseDouble(s, value) || !(value >= 0 && value * nsPerUnit <= kWhatIfMaxDurationNs))
+        return false;
+    us = value * scale;
+    return true;
+}
+
+// The rule as a message quotes it: whole, or its first 100 bytes (at a UTF-8
+// boundary) and its length when longer than 120 bytes.
+std::string quoted(std::string_view text)
+{
+    std::string out(1, '"');
+    if (text.size() <= 120) {
+        out.append(text);
+        out += '"';
+        return out;
+    }
+    size_t n = 100;
+    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80)
+        --n;
+    out.append(text.substr(0, n));
+    out += "...\" (";
+    out += std::to_string(text.size());
+    out += " bytes)";
+    return out;
 }
 
 bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &error)
@@ -67,10 +97,10 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
         if (part.substr(0, 5) == "name~") {
             t.kind = Term::NameRegex;
             t.text = std::string(part.substr(5));
-            try {
-                t.regex = std::regex(t.text, std::regex::ECMAScript | std::regex::optimize);
-            } catch (const std::regex_error &e) {
-                error = "\"" + t.text + "\" is not a valid regular expression (" + e.what() + ")";
+            std::string why;
+            t.regex = compileBoundedRegex(t.text, kWhatIfMaxPatternBytes, why);
+            if (!t.regex) {
+                error = "name~" + quoted(t.text) + ": " + why;
                 return false;
             }
         } else if (part.substr(0, 5) == "name=") {
@@ -102,12 +132,12 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
             t.kind = part[0] == 's' ? Term::Stream : part[0] == 'r' ? Term::Rank : Term::Event;
             t.text = std::string(part.substr(eq + 1));
             if (!parseInt(t.text, t.number)) {
-                error = "\"" + std::string(part) + "\" needs an integer";
+                error = quoted(part) + " needs an integer";
                 return false;
             }
         } else if (part.find_first_of("=~") != std::string_view::npos) {
-            error = "unknown selector \"" + std::string(part) +
-                    "\" (name~REGEX, name=NAME, cat=..., comm, compute, stream=N, rank=N, event=N, or a name)";
+            error = "unknown selector " + quoted(part) +
+                    " (name~REGEX, name=NAME, cat=..., comm, compute, stream=N, rank=N, event=N, or a name)";
             return false;
         } else {
             t.kind = Term::NameEquals;
@@ -126,9 +156,34 @@ bool isCommKernelName(std::string_view n)
            n.find("ncclKernel") != std::string_view::npos || n.find("ncclDevKernel") != std::string_view::npos;
 }
 
+bool whatIfRegexSearch(const WhatIfSelector::Term &term, std::string_view name)
+{
+    return term.regex && boundedRegexSearch(*term.regex, name);
+}
+
+double whatIfPieceWeight(const WhatIfRule &rule, double w, double own, bool firstPiece)
+{
+    double v;
+    if (rule.action == WhatIfRule::Scale)
+        v = w * rule.factor;
+    else if (own > 0)
+        v = w * (rule.durationUs / own); // pieces keep their proportions
+    else
+        v = firstPiece ? rule.durationUs : 0; // no own time measured: all of it on the first piece
+    if (std::isnan(v)) // 0 * inf, when own is tiny enough for durationUs / own to overflow
+        return 0;
+    const double limit = std::max(kWhatIfMaxDurationUs, std::fabs(w));
+    return std::clamp(v, -limit, limit);
+}
+
 bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error)
 {
     rule = WhatIfRule{};
+    if (text.size() > kWhatIfMaxRuleBytes) {
+        error = "what-if rule " + quoted(text) + " is too long: a rule may have at most " +
+                std::to_string(kWhatIfMaxRuleBytes) + " bytes";
+        return false;
+    }
     rule.text = std::string(text);
     text = trim(text);
     std::string_view selector;
@@ -136,7 +191,7 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
         const std::string_view rest = text.substr(5);
         const size_t eq = rest.rfind('=');
         if (eq == std::string_view::npos || trim(rest.substr(eq + 1)) != "drop") {
-            error = "what-if rule \"" + rule.text + "\": a sync rule is sync:SELECTOR=drop";
+            error = "what-if rule " + quoted(rule.text) + ": a sync rule is sync:SELECTOR=drop";
             return false;
         }
         rule.action = WhatIfRule::DropSync;
@@ -145,8 +200,8 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
         const size_t star = text.rfind('*'), eq = text.rfind('=');
         const bool scale = star != std::string_view::npos && (eq == std::string_view::npos || star > eq);
         if (!scale && eq == std::string_view::npos) {
-            error = "what-if rule \"" + rule.text + "\" has no action: write SELECTOR*FACTOR, SELECTOR=DURATION or "
-                                                    "sync:SELECTOR=drop";
+            error = "what-if rule " + quoted(rule.text) +
+                    " has no action: write SELECTOR*FACTOR, SELECTOR=DURATION or sync:SELECTOR=drop";
             return false;
         }
         const size_t at = scale ? star : eq;
@@ -154,23 +209,23 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
         const std::string_view value = text.substr(at + 1);
         if (scale) {
             rule.action = WhatIfRule::Scale;
-            if (!parseDouble(value, rule.factor) || rule.factor < 0) {
-                error = "what-if rule \"" + rule.text + "\": the factor \"" + std::string(value) +
-                        "\" is not a non-negative number";
+            if (!parseDouble(value, rule.factor) || !(rule.factor >= 0 && rule.factor <= kWhatIfMaxFactor)) {
+                error = "what-if rule " + quoted(rule.text) + ": the factor " + quoted(trim(value)) +
+                        " is not a number in [0, 1e6] (the allowed factors)";
                 return false;
             }
         } else {
             rule.action = WhatIfRule::Set;
             if (!parseDuration(value, rule.durationUs)) {
-                error = "what-if rule \"" + rule.text + "\": the duration \"" + std::string(value) +
-                        "\" is not a non-negative time (µs, or with ns/us/ms/s)";
+                error = "what-if rule " + quoted(rule.text) + ": the duration " + quoted(trim(value)) +
+                        " is not a time in [0, 2^60 ns] (about 36.5 years; µs, or with ns/us/ms/s)";
                 return false;
             }
         }
     }
     std::string why;
     if (!parseSelector(trim(selector), rule.selector, why)) {
-        error = "what-if rule \"" + rule.text + "\": " + why;
+        error = "what-if rule " + quoted(rule.text) + ": " + why;
         return false;
     }
     return true;
@@ -230,7 +285,7 @@ bool WhatIfEngine::matchesWith(const WhatIfSelector &selector, uint32_t ev,
                 hit = *memo != 0;
             } else {
                 const std::string_view name = m_trace.str(e.name);
-                hit = std::regex_search(name.begin(), name.end(), t.regex);
+                hit = whatIfRegexSearch(t, name);
                 if (memo)
                     *memo = hit ? 1 : 0;
             }
@@ -327,15 +382,9 @@ WhatIfResult WhatIfEngine::evaluate(const std::vector<WhatIfRule> &rules) const
                 if (it == own.end())
                     continue;
                 double &w = r.edgeWeight[e];
-                if (rule.action == WhatIfRule::Scale) {
-                    w *= rule.factor;
-                } else if (it->second > 0) {
-                    w *= rule.durationUs / it->second; // pieces keep their proportions
-                } else {
-                    // No own time measured (a 0 µs op): the whole duration goes on its first piece.
-                    const bool first = firstPiece.try_emplace(ev, true).second;
-                    w = first ? rule.durationUs : 0;
-                }
+                const bool first = rule.action == WhatIfRule::Set && it->second <= 0 &&
+                                   firstPiece.try_emplace(ev, true).second;
+                w = whatIfPieceWeight(rule, w, it->second, first);
             }
         }
         r.rules.push_back({rule.text, matched});

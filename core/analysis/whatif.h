@@ -8,22 +8,35 @@
 #include "model/kinetotrace.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+namespace re2 {
+class RE2;
+}
+
 namespace syncscope {
+
+// Bounds of the rule language (docs/what_if.md, "Limits"), checked by parseWhatIfRule.
+constexpr size_t kWhatIfMaxRuleBytes = 4096;     // one rule's text
+constexpr size_t kWhatIfMaxPatternBytes = 1024;  // one name~REGEX pattern
+constexpr double kWhatIfMaxFactor = 1e6;         // SELECTOR*FACTOR: FACTOR in [0, 1e6]
+// SELECTOR=DURATION: at most 2^60 ns, the longest `dur` a trace may hold
+// (docs/hardening.md); it is also where a re-weighted edge saturates.
+constexpr double kWhatIfMaxDurationNs = 1152921504606846976.0; // 2^60
+constexpr double kWhatIfMaxDurationUs = kWhatIfMaxDurationNs / 1000.0;
 
 // Which events a rule applies to: every term must hold ("&").
 struct WhatIfSelector {
     struct Term {
         enum Kind { NameRegex, NameEquals, Category, Comm, Compute, Stream, Rank, Event } kind = NameEquals;
         std::string text;          // regex / name / category as written
-        std::regex regex;          // NameRegex
+        std::shared_ptr<const re2::RE2> regex; // NameRegex: compiled once, when the rule is parsed
         EventKind category = EventKind::Other;
         int64_t number = 0;        // Stream, Rank, Event (a traceEvents index)
     };
@@ -39,10 +52,22 @@ struct WhatIfRule {
 };
 
 // Parses "SELECTOR*FACTOR", "SELECTOR=DURATION" (µs, or with ns/us/ms/s) and
-// "sync:SELECTOR=drop". SELECTOR: name~REGEX, name=NAME, cat=kernel|cpu_op|
-// runtime|memcpy|memset|user_annotation, comm, compute, stream=N, rank=N,
-// event=N (one traceEvents entry), or a bare name; terms joined by '&'. Returns false with a sentence in `error`.
+// "sync:SELECTOR=drop". SELECTOR: name~REGEX (RE2 syntax: linear time, no
+// back-references), name=NAME, cat=kernel|cpu_op|runtime|memcpy|memset|user_annotation,
+// comm, compute, stream=N, rank=N, event=N (one traceEvents entry), or a bare name;
+// terms joined by '&'. The bounds above are checked: a rule over 4 KiB, a pattern
+// over 1 KiB or one RE2 refuses, a factor outside [0, 1e6] or a duration outside
+// [0, 2^60 ns] is refused. Returns false with a sentence naming the rule in `error`.
 bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error);
+
+// Does a NameRegex term's pattern match somewhere in `name` (a search, like re.search)?
+bool whatIfRegexSearch(const WhatIfSelector::Term &term, std::string_view name);
+
+// The new weight of one operator-edge piece `w` of an op whose own time (the sum of
+// its pieces) is `own`, under a Scale or Set rule (`firstPiece`: the op's first piece,
+// which takes all of a Set duration when own is 0). Never NaN or infinite: saturates
+// at ±kWhatIfMaxDurationUs (or |w| if larger). Shared by WhatIfEngine and the job what-if.
+double whatIfPieceWeight(const WhatIfRule &rule, double w, double own, bool firstPiece);
 
 // The `comm` selector: a collective kernel by name (nccl*/rccl*/hccl*, ncclKernel, ncclDevKernel).
 bool isCommKernelName(std::string_view kernelName);

@@ -18,7 +18,7 @@ bool jobWhatIfMatches(const WhatIfSelector &selector, const RankCpOp &op, int64_
     for (const Term &t : selector.terms) {
         bool hit = false;
         switch (t.kind) {
-        case Term::NameRegex: hit = std::regex_search(op.name, t.regex); break;
+        case Term::NameRegex: hit = whatIfRegexSearch(t, op.name); break;
         case Term::NameEquals: hit = op.name == t.text; break;
         case Term::Category:
             hit = op.kind == eventKindName(t.category) ||
@@ -78,12 +78,9 @@ std::vector<double> jobWhatIfWeights(const RankCpGraph &graph, int64_t rank, con
             auto it = own.find(graph.edges[e].op);
             if (it == own.end())
                 continue;
-            if (rule.action == WhatIfRule::Scale)
-                w[e] *= rule.factor;
-            else if (it->second > 0)
-                w[e] *= rule.durationUs / it->second;
-            else
-                w[e] = firstPiece.try_emplace(it->first, true).second ? rule.durationUs : 0;
+            const bool first = rule.action == WhatIfRule::Set && it->second <= 0 &&
+                               firstPiece.try_emplace(it->first, true).second;
+            w[e] = whatIfPieceWeight(rule, w[e], it->second, first);
         }
     }
     return w;
@@ -152,18 +149,38 @@ JobWhatIf jobWhatIf(const std::vector<RankSummary> &ranks, const std::vector<uin
         }
         out.ranks.push_back(row);
     }
-    for (size_t r = 0; r < rules.size(); ++r) {
+    for (size_t r = 0; r < rules.size(); ++r)
         out.rules.push_back({rules[r].text, matched[r]});
-        if (matched[r] == 0 && out.error.empty())
-            out.error = "the what-if rule \"" + rules[r].text + "\" matches nothing on any rank's critical-path graph";
-    }
-    if (!out.error.empty()) {
-        diag.error("what_if.no_match", out.error);
+    // Ranks the rules could not see: no critical-path graph (their analysis failed or
+    // was not asked for; their own diagnostics say why).
+    std::vector<int64_t> noGraph;
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (use[i] && !ranks[i].criticalPath.valid)
+            noGraph.push_back(ranks[i].rank);
+    auto rankList = [&] {
+        std::string s;
+        for (size_t k = 0; k < noGraph.size() && k < 8; ++k)
+            s += (k ? ", " : "") + std::to_string(noGraph[k]);
+        return noGraph.size() > 8 ? s + ", ..." : s;
+    };
+    // No baseline first: without one no rule can match anything, and "matches nothing"
+    // would blame the rule for a missing critical path.
+    if (!baseline.valid || out.ranks.empty()) {
+        out.error = "--what-if needs the job critical path, which could not be computed (" +
+                    (baseline.valid ? std::string("no rank has a critical-path graph") : baseline.reason) + ")";
+        if (!noGraph.empty())
+            out.error += "; rank(s) without a critical-path graph: " + rankList() + " (see their diagnostics)";
+        diag.error("what_if.no_critical_path", out.error);
         return out;
     }
-    if (!baseline.valid) {
-        out.error = "--what-if needs the job critical path, which could not be computed (" + baseline.reason + ")";
-        diag.error("what_if.no_critical_path", out.error);
+    for (size_t r = 0; r < rules.size() && out.error.empty(); ++r)
+        if (matched[r] == 0) {
+            out.error = "the what-if rule \"" + rules[r].text + "\" matches nothing on any rank's critical-path graph";
+            if (!noGraph.empty())
+                out.error += " (rank(s) " + rankList() + " have no critical-path graph and were not searched)";
+        }
+    if (!out.error.empty()) {
+        diag.error("what_if.no_match", out.error);
         return out;
     }
     Diagnostics quiet; // the baseline run reported the joining problems already

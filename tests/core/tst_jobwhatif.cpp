@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace syncscope;
 
 class TestJobWhatIf : public QObject
@@ -22,9 +24,12 @@ private slots:
     void ruleMatchingNothing();
     void droppedSyncNeverLengthens();
     void reportJson();
+    // Issue 22.
+    void hostileRulesStayFinite();
+    void missingBaselineIsNotANoMatch();
 
 private:
-    JobAnalysis analyze(const std::vector<std::string> &rules)
+    JobAnalysis analyze(const std::vector<std::string> &rules, const std::vector<RankSummary> &ranks = {})
     {
         JobOptions o;
         for (const std::string &text : rules) {
@@ -34,7 +39,7 @@ private:
                 qFatal("%s", error.c_str());
             o.whatIf.push_back(std::move(rule));
         }
-        return analyzeJob(m_ranks, o);
+        return analyzeJob(ranks.empty() ? m_ranks : ranks, o);
     }
     static const JobWhatIfRank *rankRow(const JobWhatIf &w, int64_t rank)
     {
@@ -149,6 +154,69 @@ void TestJobWhatIf::reportJson()
     QCOMPARE(w.at("ranks").size(), m_ranks.size());
     QVERIFY(w.at("critical_path").at("ranks_on_path").is_array());
     QVERIFY(!jobAnalysisJson(analyzeJob(m_ranks, {})).contains("what_if"));
+}
+
+void TestJobWhatIf::hostileRulesStayFinite()
+{
+    // The rule parser is shared with pair mode: the bounds hold here too.
+    WhatIfRule r;
+    std::string error;
+    QVERIFY(!parseWhatIfRule("compute*1e308", r, error));
+    QVERIFY2(error.find("[0, 1e6]") != std::string::npos, error.c_str());
+    QVERIFY(!parseWhatIfRule("compute=1e303s", r, error));
+    QVERIFY2(error.find("2^60 ns") != std::string::npos, error.c_str());
+    // The largest factor, compounded past double's range, and the longest duration:
+    // the replayed job saturates, finite everywhere.
+    std::vector<std::string> rules(60, "rank=" + std::to_string(m_straggler) + "&compute*1e6");
+    for (const std::vector<std::string> &list :
+         {rules, std::vector<std::string>{"compute=1152921504606846976ns", "cat=cpu_op*1e6"}}) {
+        const JobAnalysis job = analyze(list);
+        QVERIFY(job.whatIf);
+        QVERIFY2(job.whatIf->ok, job.whatIf->error.c_str());
+        const JobWhatIf &w = *job.whatIf;
+        QVERIFY2(std::isfinite(w.projectedUs) && w.projectedUs > w.baselineUs, qPrintable(QString::number(w.projectedUs)));
+        QVERIFY(std::isfinite(w.speedup) && w.speedup > 0);
+        for (const JobWhatIfRank &row : w.ranks)
+            QVERIFY(std::isfinite(row.projectedUs));
+        for (const auto &[bound, pct] : w.summaryPct)
+            QVERIFY(std::isfinite(pct));
+        const nlohmann::json j = jobAnalysisJson(job).at("what_if");
+        QVERIFY(j.at("projected_us").is_number() && j.at("speedup").is_number());
+    }
+}
+
+void TestJobWhatIf::missingBaselineIsNotANoMatch()
+{
+    // Ranks whose critical-path analysis failed: no graph for the rules to match.
+    // That is reported as the missing critical path, not as a rule matching nothing.
+    std::vector<RankSummary> ranks = m_ranks;
+    for (RankSummary &r : ranks)
+        r.criticalPath = RankCpGraph{};
+    const JobAnalysis job = analyze({"compute*0.5"}, ranks);
+    QVERIFY(job.whatIf);
+    QVERIFY(!job.whatIf->ok);
+    const std::string &e = job.whatIf->error;
+    QVERIFY2(e.find("matches nothing") == std::string::npos, e.c_str());
+    QVERIFY2(e.find("critical path") != std::string::npos && e.find("could not be computed") != std::string::npos,
+             e.c_str());
+    QVERIFY2(e.find("rank(s) without a critical-path graph: 0, 1, 2, 3") != std::string::npos, e.c_str());
+    bool noPath = false, noMatch = false;
+    for (const Diagnostic &d : job.diagnostics.items()) {
+        noPath |= d.severity == Severity::Error && d.code == "what_if.no_critical_path";
+        noMatch |= d.code == "what_if.no_match";
+    }
+    QVERIFY(noPath);
+    QVERIFY(!noMatch);
+
+    // One rank without a graph: a rule that matches nothing on the others says the
+    // rank was not searched.
+    ranks = m_ranks;
+    ranks[1].criticalPath = RankCpGraph{};
+    const JobAnalysis one = analyze({"rank=1&compute*0.5"}, ranks);
+    QVERIFY(one.whatIf && !one.whatIf->ok);
+    QVERIFY2(one.whatIf->error.find("matches nothing") != std::string::npos &&
+                 one.whatIf->error.find("rank(s) 1 have no critical-path graph") != std::string::npos,
+             one.whatIf->error.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestJobWhatIf)
