@@ -84,8 +84,41 @@ CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const
     });
     m_start.assign(n, -1);
     m_end.assign(n, -1);
+    prepareStepWaits();
     if (!exact)
         prepareDefaultMode(diag);
+}
+
+void CpaContext::prepareStepWaits()
+{
+    // What a Stream Wait Event row (cat cuda_sync, on a stream) does to a window's graph
+    // (spec 2.3, 2.7.3): nodes that never get an edge; a stream of -1/0 mixed with it
+    // on one (pid, tid) is not walked as a CPU thread; and, in the sweep, the sync
+    // source of the first launch after its cudaStreamWaitEvent call. Only the last
+    // depends on the window, through that activity. Rows of another kind that carry
+    // the name (not written by Kineto) are taken only where the window holds them.
+    const auto &events = trace.events;
+    std::vector<std::tuple<IdKey, IdKey, uint32_t>> threads;
+    for (uint32_t row : streamWaitRows) {
+        if (rows.catRole(row) != CatCudaSync || rows.stream(row) == -1)
+            continue;
+        threads.emplace_back(pidKey(events[row]), tidKey(events[row]), row);
+        if (rows.indexCorr(row) < 0 || tables.recordPreviousLaunch(events[row].waitOnRecordCorr) < 0)
+            continue;
+        const int32_t waitCall = rows.indexCorr(row);
+        const int32_t next = waitCall > 0 ? tables.waitNextLaunch(static_cast<uint32_t>(waitCall)) : -2;
+        if (next < 0)
+            continue;
+        const int32_t dest = rows.indexCorr(static_cast<uint32_t>(next));
+        if (dest >= 0)
+            waitRowsByDest.emplace_back(static_cast<uint32_t>(dest), row);
+    }
+    std::sort(waitRowsByDest.begin(), waitRowsByDest.end());
+    std::sort(threads.begin(), threads.end());
+    for (size_t k = 0; k < threads.size(); ++k)
+        if (k == 0 || !(std::get<0>(threads[k]) == std::get<0>(threads[k - 1]) &&
+                        std::get<1>(threads[k]) == std::get<1>(threads[k - 1])))
+            waitRowPerThread.push_back(std::get<2>(threads[k]));
 }
 
 void CpaContext::prepareDefaultMode(Diagnostics &diag)
@@ -255,14 +288,14 @@ void CpaContext::computeQueueLengths(Diagnostics &diag)
     }
 }
 
-std::vector<uint32_t> CpaContext::clip(double start, double end) const
+std::vector<uint32_t> CpaContext::clipCpu(double start, double end, size_t extra) const
 {
     // CPU rows (stream -1) starting in the window with dur > 0 (HTA #116).
     auto lo = std::lower_bound(cpuRowsByTs.begin(), cpuRowsByTs.end(), start,
                                [&](uint32_t i, double t) { return rows.ts(i) < t; });
     auto hi = std::upper_bound(lo, cpuRowsByTs.end(), end, [&](double t, uint32_t i) { return t < rows.ts(i); });
     std::vector<uint32_t> out;
-    out.reserve(static_cast<size_t>(hi - lo) + streamWaitRows.size());
+    out.reserve(static_cast<size_t>(hi - lo) + extra);
     for (auto it = lo; it != hi; ++it) {
         const uint32_t c = *it;
         if (!(rows.dur(c) > 0))
@@ -280,8 +313,33 @@ std::vector<uint32_t> CpaContext::clip(double start, double end) const
                 out.push_back(it->second);
         }
     }
+    return out;
+}
+
+std::vector<uint32_t> CpaContext::clip(double start, double end) const
+{
+    std::vector<uint32_t> out = clipCpu(start, end, streamWaitRows.size());
     // Every Stream Wait Event row of the trace [QUIRK].
     out.insert(out.end(), streamWaitRows.begin(), streamWaitRows.end());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::vector<uint32_t> CpaContext::clipStep(double start, double end) const
+{
+    std::vector<uint32_t> out = clipCpu(start, end, waitRowPerThread.size());
+    // The Stream Wait Event rows that set the sync source of an activity kept here,
+    // and one per thread that has any: the same graph as clip()'s (node ids aside).
+    const size_t kept = out.size();
+    for (size_t k = 0; k < kept; ++k) {
+        if (rows.stream(out[k]) == -1)
+            continue;
+        auto it = std::lower_bound(waitRowsByDest.begin(), waitRowsByDest.end(), std::make_pair(out[k], 0u));
+        for (; it != waitRowsByDest.end() && it->first == out[k]; ++it)
+            out.push_back(it->second);
+    }
+    out.insert(out.end(), waitRowPerThread.begin(), waitRowPerThread.end());
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;

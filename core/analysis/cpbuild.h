@@ -48,6 +48,12 @@ public:
     std::vector<uint8_t> dataLoadName;   // per StrId: name contains a data_load_events string
     std::vector<uint32_t> cpuRowsByTs;   // loaded rows with stream -1, by (ts, index)
     std::vector<uint32_t> streamWaitRows; // every loaded "Stream Wait Event" row
+    // For clipStep, built once: the GPU-side cuda_sync Stream Wait Event rows by the
+    // activity whose start they delay (its sync source is set only when that activity
+    // is in the window; elsewhere they get nodes but never an edge), and one such row
+    // per (pid, tid) (it keeps its thread out of the call-stack pass, as every row does).
+    std::vector<std::pair<uint32_t, uint32_t>> waitRowsByDest; // (dest activity row, wait row), sorted
+    std::vector<uint32_t> waitRowPerThread;
     size_t queueSteps = 0;               // +/- steps of the queue-length sweep: O(rows), see computeQueueLengths
     std::vector<uint8_t> blockingName;   // per StrId: a synchronising call whose own time is not counted
 
@@ -62,8 +68,12 @@ public:
     // Graph edges added for inferred sync edges in the last build().
     std::vector<int32_t> inferredEdges;
 
-    // Rows kept for the window [start, end] (spec 2.2 step 3), ascending index.
+    // Rows kept for the window [start, end] (spec 2.2 step 3), ascending index. HTA keeps
+    // every Stream Wait Event row of the trace in every window [QUIRK]; clipStep keeps
+    // only those that can change the window's graph (see stepWaitRows), so analysing
+    // every step costs O(step) each instead of O(trace).
     std::vector<uint32_t> clip(double start, double end) const;
+    std::vector<uint32_t> clipStep(double start, double end) const;
 
     // Builds the node list and the edges of passes A, B and C into `graph`
     // (not finished). Reusable: per-event scratch is reset afterwards.
@@ -77,6 +87,8 @@ public:
     int32_t addEventNodes(uint32_t ev, CpGraph &graph);
 
 private:
+    void prepareStepWaits();
+    std::vector<uint32_t> clipCpu(double start, double end, size_t extra) const;
     void prepareDefaultMode(Diagnostics &diag);
     void computeQueueLengths(Diagnostics &diag);
     void createNodes(const std::vector<uint32_t> &clipped, CpGraph &graph);

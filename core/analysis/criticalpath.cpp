@@ -287,12 +287,13 @@ std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const Critical
         s.startUs = trace.events[ev].ts;
         s.endUs = trace.events[ev].ts + trace.events[ev].dur;
         CriticalPathResult r;
-        hta::analyzeWindow(ctx, ctx.clip(ctx.rows.ts(ev), ctx.rows.end(ev)), r, diag);
+        hta::analyzeWindow(ctx, ctx.clipStep(ctx.rows.ts(ev), ctx.rows.end(ev)), r, diag);
         s.success = r.success;
         s.reason = r.reason;
         s.weightUs = r.weightUs;
         s.pathNodes = r.pathNodes.size();
         s.criticalEvents = r.criticalEvents.size();
+        s.clippedRows = r.clippedRows;
         s.summary = std::move(r.summary);
         steps.push_back(std::move(s));
     }

@@ -149,6 +149,7 @@ struct StepResult {
     std::string reason;
     double weightUs = 0;
     size_t pathNodes = 0, criticalEvents = 0;
+    size_t clippedRows = 0; // rows of the step's window (the work of its graph)
     std::vector<CpSummaryRow> summary;
 };
 
@@ -156,7 +157,8 @@ struct StepResult {
 // ts order, including the last step: unlike HTA's loader we do not drop the last
 // step (its events are kept for every window), so all steps are analysed the same
 // way. The annotation text and instance options are ignored. The shared tables
-// (correlations, queue lengths, CUDA-event records) are built once.
+// (correlations, queue lengths, CUDA-event records) are built once, and each step's
+// graph is built from its own rows (CpaContext::clipStep): O(n log n) for all steps.
 std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const CriticalPathOptions &options,
                                         Diagnostics &diag);
 

@@ -3,6 +3,7 @@
 // CP.json (deterministic, with the documented keys and HTA's numbers).
 #include "cptestutil.h"
 #include "export/criticalpathjson.h"
+#include "tracegen.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,8 @@ private slots:
     void criticalPathJsonDeterministic();
     void criticalPathJsonContents();
     void criticalPathJsonWithStepsAndWaits();
+    void allStepsMatchOneStepAndStayLinear_data();
+    void allStepsMatchOneStepAndStayLinear();
 };
 
 void TestCpSteps::allStepsNsResolution_data()
@@ -164,6 +167,63 @@ void TestCpSteps::criticalPathJsonWithStepsAndWaits()
     QCOMPARE(doc["sync_waits"]["Stream Wait Event"]["wait_us"].get<double>(), 12.0);
     QCOMPARE(doc["sync_waits"]["Stream Sync"]["calls"].get<int>(), 1);
     QCOMPARE(doc["sync_waits"]["total_wait_us"].get<double>(), 32.0);
+}
+
+void TestCpSteps::allStepsMatchOneStepAndStayLinear_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::newRow("default") << 0;
+    QTest::newRow("hta-exact") << 1;
+    QTest::newRow("d731cc2e") << 2;
+}
+
+// Issue 22: every step's graph held every Stream Wait Event row of the trace (HTA's
+// quirk for one window), so --instance all and --diff cost steps x waits: x4 per
+// doubling of the steps. Each step now takes the waits that can change its graph;
+// the paths are those of the one-step analysis, and the rows over all steps stay
+// within the trace's (plus a few per step).
+void TestCpSteps::allStepsMatchOneStepAndStayLinear()
+{
+    QFETCH(int, mode);
+    tracegen::Options g;
+    g.prefix = testutil::tempDir() + "/grid";
+    g.steps = 16;
+    g.layers = 4;
+    g.streams = 4;
+    g.blockingCopies = true;
+    g.itemLoop = 1;
+    g.cudaGraphs = true;
+    const tracegen::Result pair = tracegen::generate(g);
+    Diagnostics diag;
+    auto t = cptest::load(pair.devicePath, diag);
+    QVERIFY(t);
+    CriticalPathOptions o;
+    o.htaExact = mode == 1;
+    o.htaVersion = mode == 2 ? HtaVersion::D731cc2e : HtaVersion::F4d0062;
+    const std::vector<StepResult> steps = analyzeAllSteps(*t, o, diag);
+    QCOMPARE(steps.size(), size_t(16));
+    size_t waits = 0, rows = 0;
+    for (const KinetoEvent &e : t->events)
+        waits += t->str(e.name) == "Stream Wait Event";
+    QVERIFY2(waits >= 16 * 20, qPrintable(QString::number(waits)));
+    for (size_t k = 0; k < steps.size(); ++k) {
+        Diagnostics one;
+        const CriticalPathResult r = analyzeSteps(*t, o, int(k), int(k), one);
+        const StepResult &s = steps[k];
+        QCOMPARE(s.success, r.success);
+        QVERIFY(s.success);
+        QCOMPARE(s.weightUs, r.weightUs);
+        QCOMPARE(s.pathNodes, r.pathNodes.size());
+        QCOMPARE(s.criticalEvents, r.criticalEvents.size());
+        QCOMPARE(s.summary.size(), r.summary.size());
+        for (size_t b = 0; b < s.summary.size(); ++b) {
+            QCOMPARE(s.summary[b].boundBy, r.summary[b].boundBy);
+            QCOMPARE(s.summary[b].durationUs, r.summary[b].durationUs);
+        }
+        QVERIFY(s.clippedRows < r.clippedRows); // the one-step window keeps every wait of the trace
+        rows += s.clippedRows;
+    }
+    QVERIFY2(rows <= t->events.size() + 16 * 16, qPrintable(QString("%1 rows for %2 events").arg(rows).arg(t->events.size())));
 }
 
 QTEST_GUILESS_MAIN(TestCpSteps)
