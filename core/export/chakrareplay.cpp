@@ -53,10 +53,18 @@ bool isStepName(const std::string &name)
 ReplayResult replayChakraEt(const std::string &path, const std::map<std::string, double> &measuredUs)
 {
     std::vector<Node> nodes;
+    ReplayResult r;
+    std::unordered_map<uint64_t, uint32_t> index; // id -> position in `nodes` (the first node with the id)
     {
         ChakraEtReader reader(path);
         ChakraProtoMsg::Node msg;
         while (reader.next(msg)) {
+            // A repeated id: the first node keeps it, later ones are dropped (a simulator
+            // indexes nodes by id; scheduling both would run one node twice).
+            if (!index.emplace(msg.id(), static_cast<uint32_t>(nodes.size())).second) {
+                ++r.duplicateIds;
+                continue;
+            }
             Node n;
             n.id = msg.id();
             n.dur = static_cast<double>(msg.duration_micros());
@@ -76,12 +84,7 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
             nodes.push_back(std::move(n));
         }
     }
-    ReplayResult r;
     r.nodes = static_cast<int64_t>(nodes.size());
-    std::unordered_map<uint64_t, uint32_t> index;
-    index.reserve(nodes.size() * 2);
-    for (uint32_t i = 0; i < nodes.size(); ++i)
-        index.emplace(nodes[i].id, i);
 
     // Successor lists and indegrees over the dependencies that exist.
     std::vector<uint32_t> indeg(nodes.size(), 0), succStart(nodes.size() + 1, 0), succ;
@@ -90,8 +93,12 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
         std::sort(nodes[i].deps.begin(), nodes[i].deps.end());
         nodes[i].deps.erase(std::unique(nodes[i].deps.begin(), nodes[i].deps.end()), nodes[i].deps.end());
         for (uint64_t d : nodes[i].deps) {
+            if (d == nodes[i].id) { // on itself: never ready if kept; dropped
+                ++r.selfDeps;
+                continue;
+            }
             auto it = index.find(d);
-            if (it == index.end() || it->second == i) {
+            if (it == index.end()) {
                 ++r.missingDeps;
                 continue;
             }
@@ -114,17 +121,16 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
     // smallest id, i.e. program order) takes its resource when it is free.
     std::vector<double> start(nodes.size(), 0), end(nodes.size(), 0), ready(nodes.size(), 0);
     std::vector<uint8_t> done(nodes.size(), 0);
-    using Item = std::pair<double, uint64_t>; // (ready time, id)
+    using Item = std::tuple<double, uint64_t, uint32_t>; // (ready time, id, position)
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
     for (uint32_t i = 0; i < nodes.size(); ++i)
         if (indeg[i] == 0)
-            heap.push({0.0, nodes[i].id});
+            heap.push({0.0, nodes[i].id, i});
     std::unordered_map<int64_t, double> freeAt;
     size_t finished = 0;
     while (!heap.empty()) {
-        const auto [readyTime, id] = heap.top();
+        const auto [readyTime, id, i] = heap.top();
         heap.pop();
-        const uint32_t i = index.at(id);
         double &resourceFree = freeAt[nodes[i].resource];
         start[i] = std::max(readyTime, resourceFree);
         end[i] = start[i] + nodes[i].dur;
@@ -136,7 +142,7 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
             const uint32_t s = succ[k];
             ready[s] = std::max(ready[s], end[i]);
             if (--indeg[s] == 0)
-                heap.push({ready[s], nodes[s].id});
+                heap.push({ready[s], nodes[s].id, s});
         }
     }
     r.unreachable = static_cast<int64_t>(nodes.size() - finished);
@@ -149,17 +155,26 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
             steps.push_back(i);
     for (uint32_t s = 0; s < steps.size(); ++s)
         stepOf[steps[s]] = static_cast<int32_t>(s);
-    // Resolve each node's step by walking up parents (memoised, bounded by the node count).
-    std::vector<int8_t> resolved(nodes.size(), 0);
+    // Resolve each node's step by walking up parents, memoised: every node is put on a
+    // chain once, so the whole pass is linear. A chain that meets itself is a parent
+    // cycle (no step); a chain that meets a resolved node takes its step.
+    enum : uint8_t { Unseen, OnChain, Resolved };
+    std::vector<uint8_t> state(nodes.size(), Unseen);
+    for (uint32_t s = 0; s < steps.size(); ++s)
+        state[steps[s]] = Resolved;
+    std::vector<uint32_t> chain;
     for (uint32_t i = 0; i < nodes.size(); ++i) {
-        std::vector<uint32_t> chain;
+        chain.clear();
         uint32_t at = i;
         int32_t found = -1;
-        while (chain.size() <= nodes.size()) {
-            if (resolved[at] || stepOf[at] >= 0) {
+        while (true) {
+            if (state[at] == Resolved) {
                 found = stepOf[at];
                 break;
             }
+            if (state[at] == OnChain) // a parent cycle
+                break;
+            state[at] = OnChain;
             chain.push_back(at);
             if (!nodes[at].hasParent)
                 break;
@@ -170,7 +185,7 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
         }
         for (uint32_t c : chain) {
             stepOf[c] = found;
-            resolved[c] = 1;
+            state[c] = Resolved;
         }
     }
     struct Span {
@@ -331,6 +346,10 @@ std::string formatReplay(const ReplayResult &r)
         out += ", " + std::to_string(r.unreachable) + " nodes never ready (a dependency cycle)";
     if (r.missingDeps > 0)
         out += ", " + std::to_string(r.missingDeps) + " dependencies on missing nodes ignored";
+    if (r.selfDeps > 0)
+        out += ", " + std::to_string(r.selfDeps) + " self-dependencies (a node on itself) dropped";
+    if (r.duplicateIds > 0)
+        out += ", " + std::to_string(r.duplicateIds) + " nodes with a duplicate id dropped (the first kept)";
     out += "\n";
     for (const auto &w : r.windows) {
         if (w.measuredUs > 0)

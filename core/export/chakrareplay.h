@@ -26,9 +26,11 @@ struct ReplayWindow {
 };
 
 struct ReplayResult {
-    int64_t nodes = 0;
+    int64_t nodes = 0;        // nodes replayed (a repeated id counts once)
     int64_t unreachable = 0;  // nodes never ready (a cycle, or a dependency loop through a missing node)
     int64_t missingDeps = 0;  // dependencies on ids not in the file (ignored, as simulators do)
+    int64_t selfDeps = 0;     // dependencies of a node on itself (dropped: it could never be ready)
+    int64_t duplicateIds = 0; // nodes whose id an earlier node has (dropped: the first one is replayed)
     double makespanUs = 0;
     std::vector<ReplayWindow> windows; // one per ProfilerStep#N node (file order), then "overall"
 };

@@ -69,6 +69,10 @@ ChakraEtSummary summarizeChakraEt(const std::string &path)
             if (s.firstRoots.size() < 10)
                 s.firstRoots.push_back(id);
         }
+        for (uint64_t d : node.data_deps())
+            s.selfDeps += d == id;
+        for (uint64_t d : node.ctrl_deps())
+            s.selfDeps += d == id;
         dataTargets.insert(dataTargets.end(), node.data_deps().begin(), node.data_deps().end());
         ctrlTargets.insert(ctrlTargets.end(), node.ctrl_deps().begin(), node.ctrl_deps().end());
         s.withStartTime += node.start_time_micros() != 0;
@@ -142,6 +146,9 @@ std::string formatChakraEtSummary(const ChakraEtSummary &s)
              "in index\", astra-sim#338)");
     if (s.duplicateIds > 0)
         line("problem: " + std::to_string(s.duplicateIds) + " duplicate node ids");
+    if (s.selfDeps > 0)
+        line("problem: " + std::to_string(s.selfDeps) +
+             " dependencies of a node on itself (a simulator waits for it forever)");
     return o;
 }
 

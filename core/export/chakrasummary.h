@@ -30,6 +30,7 @@ struct ChakraEtSummary {
     int64_t missingDataDeps = 0;                       // data_deps naming an id not in the file
     int64_t missingCtrlDeps = 0;                       // ctrl_deps naming an id not in the file (astra-sim#338)
     int64_t duplicateIds = 0;
+    int64_t selfDeps = 0;                              // ctrl_deps/data_deps naming the node itself
     int64_t withStartTime = 0;                         // start_time_micros != 0
     uint64_t minId = 0, maxId = 0;
     bool idsAscending = true;

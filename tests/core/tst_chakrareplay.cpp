@@ -2,6 +2,7 @@
 // Replay of hand-built .et graphs (issue 15): dependencies, resources, step
 // windows, cycles and missing nodes.
 #include "export/chakrareplay.h"
+#include "export/chakrasummary.h"
 #include "io/bytesource.h"
 #include "proto/et_def.pb.h"
 #include "testutil.h"
@@ -18,6 +19,9 @@ private slots:
     void streamIsAResource();
     void stepWindow();
     void cycleAndMissingDeps();
+    void selfDependencyIsNotMissing();
+    void duplicateIdsReplayOnce();
+    void manyParentCycles();
     void sampleExportReplays();
 };
 
@@ -134,6 +138,56 @@ void TestChakraReplay::cycleAndMissingDeps()
     QCOMPARE(r.missingDeps, int64_t(1));
     QCOMPARE(r.makespanUs, 10.0);
     QVERIFY(formatReplay(r).find("never ready") != std::string::npos);
+}
+
+void TestChakraReplay::selfDependencyIsNotMissing()
+{
+    // A node on itself (ctrl or data) is dropped and counted as such, not as a missing node.
+    const std::string path = writeEt({{1, "a", 10}, {2, "b", 10, true, 1, {2}}, {3, "c", 10, true, 1, {1}, {3, 99}}});
+    const auto r = replayChakraEt(path);
+    QCOMPARE(r.selfDeps, int64_t(2));
+    QCOMPARE(r.missingDeps, int64_t(1));
+    QCOMPARE(r.unreachable, int64_t(0));
+    QCOMPARE(r.makespanUs, 30.0);
+    const std::string text = formatReplay(r);
+    QVERIFY2(text.find("2 self-dependencies") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("1 dependencies on missing nodes") != std::string::npos, text.c_str());
+    const std::string summary = formatChakraEtSummary(summarizeChakraEt(path));
+    QVERIFY2(summary.find("problem: 2 dependencies of a node on itself") != std::string::npos, summary.c_str());
+}
+
+void TestChakraReplay::duplicateIdsReplayOnce()
+{
+    // Two nodes with id 2: the first is replayed once, the second dropped with a count
+    // (both used to become ready, and the first ran twice: 55 us instead of 35).
+    const auto r = replayChakraEt(writeEt({{1, "a", 10}, {2, "b", 20, true, 1, {1}}, {2, "b again", 20, true, 1, {1}},
+                                          {3, "c", 5, true, 1, {2}}}));
+    QCOMPARE(r.duplicateIds, int64_t(1));
+    QCOMPARE(r.nodes, int64_t(3));
+    QCOMPARE(r.unreachable, int64_t(0));
+    QCOMPARE(r.makespanUs, 35.0);
+    QVERIFY(formatReplay(r).find("1 nodes with a duplicate id dropped") != std::string::npos);
+}
+
+void TestChakraReplay::manyParentCycles()
+{
+    // Two-node parent cycles, one hanging under a step, and a chain that ends in a
+    // cycle: none of them belongs to the step, and the walk is linear (the memoised
+    // parent walk used to go round each cycle up to the node count: quadratic, 45 s
+    // at 64 k nodes; bench/stepscale.sh measures it).
+    std::vector<N> nodes = {{1, "ProfilerStep#1", 5, true, 1, {}, {}, 1000}, {2, "x", 10, true, 1, {1}, {}, 1005},
+                            {3, "y", 10, true, 1, {4}}, {4, "z", 10, true, 1, {3}}, {5, "w", 10, true, 1, {3}}};
+    for (uint64_t k = 10; k < 20010; k += 2) {
+        nodes.push_back({k, "a", 1, true, 1, {k + 1}});
+        nodes.push_back({k + 1, "b", 1, true, 1, {k}});
+    }
+    const auto r = replayChakraEt(writeEt(nodes));
+    QCOMPARE(r.unreachable, int64_t(3 + 20000));
+    QCOMPARE(r.nodes, int64_t(5 + 20000));
+    const ReplayWindow *step = window(r, "ProfilerStep#1");
+    QVERIFY(step);
+    QCOMPARE(step->replayedUs, 15.0);
+    QCOMPARE(step->measuredUs, 15.0);
 }
 
 void TestChakraReplay::sampleExportReplays()
