@@ -105,10 +105,17 @@ std::optional<std::unique_ptr<TraceDiff>> diffPair(const CliArgs &args, Analysis
     DiffOptions options;
     options.baselineWindow = windowOf(*runs[0]);
     options.candidateWindow = windowOf(*runs[1]);
-    for (int k = 0; k < 2 && windowGiven(args); ++k)
+    // The critical paths are part of what a diff compares: one that fails is an
+    // analysis failure (exit 6), as in --batch without outputs, not a silent gap.
+    for (int k = 0; k < 2; ++k)
         if (!runs[k]->criticalPath || !runs[k]->criticalPath->success) {
+            const std::string reason = runs[k]->criticalPath && !runs[k]->criticalPath->reason.empty()
+                                           ? runs[k]->criticalPath->reason
+                                           : std::string("not computed");
             std::cerr << "syncscope: error: " << label << (k ? "candidate" : "baseline")
-                      << ": the requested --annotation/--instance window could not be analysed\n";
+                      << (windowGiven(args) ? ": the requested --annotation/--instance window could not be analysed ("
+                                            : ": the critical path could not be computed (")
+                      << reason << "); the diff compares no critical paths\n";
             code = std::max<int>(code, ExitAnalysis);
         }
     return diffRuns(runs[0], runs[1], options);

@@ -65,6 +65,14 @@ void diffSteps(TraceDiff &d)
     const Analysis *side[2] = {d.baseline.get(), d.candidate.get()};
     const OpForest *ops[2] = {&d.baselineOps, &d.candidateOps};
     const size_t n = std::max(ops[0]->stepEvents.size(), ops[1]->stepEvents.size());
+    // Each side's successful per-step paths by instance, found once (not per step).
+    std::vector<const StepResult *> paths[2];
+    for (int k = 0; k < 2; ++k) {
+        paths[k].assign(n, nullptr);
+        for (const StepResult &r : side[k]->steps)
+            if (r.success && r.instance >= 0 && static_cast<size_t>(r.instance) < n)
+                paths[k][static_cast<size_t>(r.instance)] = &r;
+    }
     for (size_t i = 0; i < n; ++i) {
         StepDiff s;
         s.index = static_cast<int>(i);
@@ -75,11 +83,10 @@ void diffSteps(TraceDiff &d)
             (k ? s.inCandidate : s.inBaseline) = true;
             (k ? s.candidateName : s.baselineName) = std::string(side[k]->device->str(e.name));
             (k ? s.candidateUs : s.baselineUs) = e.dur;
-            for (const StepResult &r : side[k]->steps)
-                if (r.instance == static_cast<int>(i) && r.success) {
-                    (k ? s.candidateCpUs : s.baselineCpUs) = r.weightUs;
-                    (k ? s.candidateBound : s.baselineBound) = r.summary;
-                }
+            if (const StepResult *r = paths[k][i]) {
+                (k ? s.candidateCpUs : s.baselineCpUs) = r->weightUs;
+                (k ? s.candidateBound : s.baselineBound) = r->summary;
+            }
         }
         d.steps.push_back(std::move(s));
     }

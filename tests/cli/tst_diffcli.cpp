@@ -22,6 +22,7 @@ private slots:
     void reportNeverOverAnInput();
     void windowMissingIsAnAnalysisError();
     void windowNarrowsBothRuns();
+    void criticalPathFailureIsAnAnalysisError();
 };
 
 namespace {
@@ -167,6 +168,31 @@ void TestDiffCli::windowNarrowsBothRuns()
     };
     QVERIFY(kernels(dir + "/one.json") > 0);
     QVERIFY(kernels(dir + "/one.json") < kernels(dir + "/whole.json"));
+}
+
+// Issue 22: a run whose critical path fails (here: GPU kernels without launches, a
+// graph without edges) made a diff without its critical-path part exit 0.
+void TestDiffCli::criticalPathFailureIsAnAnalysisError()
+{
+    const std::string dir = testutil::tempDir();
+    const std::string bad = dir + "/kernels-only.json";
+    testutil::writeText(bad, R"({"traceEvents":[
+ {"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":10,"dur":5,"args":{"stream":7,"correlation":1}},
+ {"ph":"X","cat":"kernel","name":"k2","pid":0,"tid":7,"ts":20,"dur":5,"args":{"stream":7,"correlation":2}}]})");
+    const QString report = QString::fromStdString(dir + "/diff.json");
+    for (int candidateFails = 0; candidateFails < 2; ++candidateFails) {
+        QString err;
+        const QString a = candidateFails ? kDevice : QString::fromStdString(bad);
+        const QString b = candidateFails ? QString::fromStdString(bad) : kDevice;
+        QCOMPARE(run({"--batch", "--quiet", "--diff", a, b, "--diff-report", report}, nullptr, &err), 6);
+        QVERIFY2(err.contains(QString(candidateFails ? "candidate" : "baseline") +
+                              ": the critical path could not be computed (the graph has no edges)"),
+                 qPrintable(err));
+        // The rest of the diff is still written.
+        const auto doc = nlohmann::json::parse(testutil::readText(report.toStdString()));
+        QCOMPARE(doc.at("critical_path").at("available").get<bool>(), false);
+        QVERIFY(!doc.at("kernels").empty());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDiffCli)
