@@ -17,6 +17,7 @@ extern "C" int replayKineto(const uint8_t *data, size_t size);
 extern "C" int replayHostEt(const uint8_t *data, size_t size);
 extern "C" int replayChakraEt(const uint8_t *data, size_t size);
 extern "C" int replayJsonRewrite(const uint8_t *data, size_t size);
+extern "C" int replayWhatIfRule(const uint8_t *data, size_t size);
 
 namespace fs = std::filesystem;
 
@@ -29,7 +30,7 @@ private slots:
         QTest::addColumn<QString>("harness");
         QTest::addColumn<QString>("file");
         size_t regressions = 0;
-        for (const char *harness : {"kineto", "hostet", "chakraet", "jsonrewrite"}) {
+        for (const char *harness : {"kineto", "hostet", "chakraet", "jsonrewrite", "whatifrule"}) {
             const fs::path dirs[] = {fs::path(SYNCSCOPE_FUZZ_DIR) / "corpus" / harness,
                                      fs::path(testutil::fixture("fuzz-regressions")) / harness};
             for (const fs::path &dir : dirs) {
@@ -63,8 +64,10 @@ private slots:
             rc = replayHostEt(data, bytes.size());
         else if (harness == "chakraet")
             rc = replayChakraEt(data, bytes.size());
-        else
+        else if (harness == "jsonrewrite")
             rc = replayJsonRewrite(data, bytes.size());
+        else
+            rc = replayWhatIfRule(data, bytes.size());
         QCOMPARE(rc, 0);
     }
 };
