@@ -120,7 +120,8 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
                     found = true;
                 }
             if (!found) {
-                error = "unknown category \"" + t.text + "\" (kernel, cpu_op, runtime, memcpy, memset, user_annotation)";
+                error = "unknown category " + quoted(t.text) +
+                        " (kernel, cpu_op, runtime, memcpy, memset, user_annotation)";
                 return false;
             }
         } else if (part == "comm") {

@@ -174,7 +174,8 @@ void TestJobWhatIf::hostileRulesStayFinite()
         QVERIFY(job.whatIf);
         QVERIFY2(job.whatIf->ok, job.whatIf->error.c_str());
         const JobWhatIf &w = *job.whatIf;
-        QVERIFY2(std::isfinite(w.projectedUs) && w.projectedUs > w.baselineUs, qPrintable(QString::number(w.projectedUs)));
+        QVERIFY2(std::isfinite(w.projectedUs) && w.projectedUs > w.baselineUs,
+                 qPrintable(QString::number(w.projectedUs)));
         QVERIFY(std::isfinite(w.speedup) && w.speedup > 0);
         for (const JobWhatIfRank &row : w.ranks)
             QVERIFY(std::isfinite(row.projectedUs));

@@ -406,7 +406,8 @@ void TestWhatIf::projectionSaturates()
                                                                                 rule("cat=cpu_op=1e9s")}}) {
         const WhatIfResult r = engine.evaluate(list);
         QVERIFY2(r.ok, r.error.c_str());
-        QVERIFY2(std::isfinite(r.projectedUs) && r.projectedUs > m_cp.weightUs, qPrintable(QString::number(r.projectedUs)));
+        QVERIFY2(std::isfinite(r.projectedUs) && r.projectedUs > m_cp.weightUs,
+                 qPrintable(QString::number(r.projectedUs)));
         QVERIFY(std::isfinite(r.speedup) && r.speedup > 0);
         for (double w : r.edgeWeight)
             QVERIFY(std::isnan(w) || std::fabs(w) <= kWhatIfMaxDurationUs);
