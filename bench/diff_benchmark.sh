@@ -12,7 +12,7 @@ WORK=${2:-${TMPDIR:-/tmp}/syncscope-bench-diff}
 MB=${3:-200}
 SYNC="$BUILD/app/syncscope"
 GEN="$BUILD/bench/syncscope-tracegen"
-[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD" >&2; exit 2; }
+[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD --target syncscope-bench" >&2; exit 2; }
 mkdir -p "$WORK"
 if [ ! -f "$WORK/a$MB.kineto.json" ]; then
     "$GEN" --out "$WORK/a$MB" --target-mb "$MB" --seed 1 >/dev/null

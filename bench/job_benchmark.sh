@@ -25,7 +25,7 @@ SCALE=${*:-8 64 256 1024}
 SYNC="$BUILD/app/syncscope"
 GEN="$BUILD/bench/syncscope-tracegen"
 CORES=$(nproc)
-[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD" >&2; exit 2; }
+[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD --target syncscope-bench" >&2; exit 2; }
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
 mkdir -p "$WORK"
 

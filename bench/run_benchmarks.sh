@@ -16,7 +16,7 @@ SHARED=${SYNCSCOPE_SHARED_DATA:-$ROOT/../shared/data}
 SYNC="$BUILD/app/syncscope"
 GEN="$BUILD/bench/syncscope-tracegen"
 mkdir -p "$WORK"
-[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD" >&2; exit 2; }
+[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD --target syncscope-bench" >&2; exit 2; }
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
 
 size() { stat -c %s "$@" | awk '{s+=$1} END {print s}'; }

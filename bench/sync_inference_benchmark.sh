@@ -13,7 +13,7 @@ WORK=${2:-${TMPDIR:-/tmp}/syncscope-bench}
 MB=${3:-200}
 SYNC="$BUILD/app/syncscope"
 GEN="$BUILD/bench/syncscope-tracegen"
-[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD" >&2; exit 2; }
+[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD --target syncscope-bench" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "needs python3 (reads the JSON reports)" >&2; exit 2; }
 mkdir -p "$WORK"
 P="$WORK/sync$MB"

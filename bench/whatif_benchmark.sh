@@ -14,7 +14,7 @@ WORK=${2:-${TMPDIR:-/tmp}/syncscope-bench}
 MB=${3:-200}
 GEN="$BUILD/bench/syncscope-tracegen"
 BENCH="$BUILD/bench/syncscope-whatifbench"
-[ -x "$GEN" ] && [ -x "$BENCH" ] || { echo "build first: ninja -C $BUILD syncscope-tracegen syncscope-whatifbench" >&2; exit 2; }
+[ -x "$GEN" ] && [ -x "$BENCH" ] || { echo "build first: cmake --build $BUILD --target syncscope-bench" >&2; exit 2; }
 mkdir -p "$WORK"
 echo "machine: $(nproc) cores, $(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo)"
 [ -f "$WORK/p$MB.kineto.json" ] || "$GEN" --out "$WORK/p$MB" --target-mb "$MB" > "$WORK/p$MB.gen.txt"
