@@ -184,7 +184,7 @@ RankCpGraph compactGraph(const KinetoTrace &trace, const CriticalPathResult &cp,
             op.name = std::string(trace.str(e.name));
             op.kind = eventKindName(e.kind);
             op.startNs = e.tsNs;
-            op.durNs = e.durNs;
+            op.durNs = std::max<int64_t>(0, e.durNs); // negative: warned at load, no work
             op.stream = isGpuActivity(e.kind) ? e.htaStream() : -1;
             auto c = collectiveOfEvent.find(static_cast<uint32_t>(ev));
             op.collective = c != collectiveOfEvent.end() ? c->second : -1;

@@ -90,7 +90,10 @@ struct KinetoEvent {
     int64_t flowId = 0;         // top-level "id" (flows)
 
     bool has(Flag f) const { return (flags & f) != 0; }
-    int64_t endNs() const { return tsNs + durNs; }
+    // A negative duration (warned about at load) ends where it starts: the analyses
+    // built on nanoseconds never see an event end before it began. `end()` keeps the
+    // value as written, for the outputs that copy the reference tools.
+    int64_t endNs() const { return tsNs + (durNs > 0 ? durNs : 0); }
     double end() const { return ts + dur; }
     // HTA's normalised stream: -1 for absent or non-numeric values.
     int64_t htaStream() const { return streamForm == StreamForm::Integer ? stream : -1; }

@@ -8,6 +8,7 @@
 #include "tracegen.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -54,6 +55,9 @@ private slots:
     void slowedKernelIsTheRootCause();
     void propagationChain_data();
     void propagationChain();
+    void extremeClockOffsetsStayDefined_data();
+    void extremeClockOffsetsStayDefined();
+    void negativeDurationsCauseNoWaits();
 };
 
 void TestJobInjected::startSkewIsNotAStraggler_data()
@@ -230,6 +234,98 @@ void TestJobInjected::propagationChain()
              qPrintable(QString("%1 propagated of %2").arg(top.propagatedUs).arg(carried)));
     // The partner is no straggler: its lateness there was not its work.
     QVERIFY(std::find(job.stragglers.begin(), job.stragglers.end(), int64_t(partner)) == job.stragglers.end());
+}
+
+// Issue 22, class 3: rank clocks at the two ends of the timestamp range the reader
+// accepts ([-2^60, 2^62] ns) are still one job: alignment removes the offsets, every
+// figure is finite and the step is the unshifted one (runs under UBSan in CI).
+void TestJobInjected::extremeClockOffsetsStayDefined_data()
+{
+    QTest::addColumn<bool>("align");
+    QTest::newRow("aligned") << true;
+    QTest::newRow("trusted clocks") << false;
+}
+
+void TestJobInjected::extremeClockOffsetsStayDefined()
+{
+    QFETCH(bool, align);
+    tracegen::JobOptions o;
+    o.dir = testutil::tempDir() + "/extreme" + (align ? "a" : "t");
+    o.ranks = 4;
+    o.slowRank = 2;
+    o.slowKernel = kRelu;
+    o.slowKernelScale = 3;
+    std::vector<RankSummary> ranks = generate(o);
+    JobOptions options;
+    options.alignClocks = align;
+    const JobAnalysis plain = analyzeJob(ranks, options);
+    QVERIFY(plain.criticalPath.valid);
+    constexpr int64_t kMax = int64_t(1) << 62, kMin = -(int64_t(1) << 60);
+    jobtest::shiftClock(ranks[0], kMax - ranks[0].traceEndNs);     // ends at the top of the range
+    jobtest::shiftClock(ranks[1], kMin - ranks[1].traceStartNs);   // starts at the bottom
+    jobtest::shiftClock(ranks[3], kMax / 2 - ranks[3].traceStartNs);
+    WhatIfRule rule;
+    std::string error;
+    QVERIFY2(parseWhatIfRule("rank=2*0.5", rule, error), error.c_str());
+    options.whatIf = {rule};
+    const JobAnalysis job = analyzeJob(ranks, options);
+    auto finite = [](double v) { return std::isfinite(v); };
+    for (const auto &r : job.ranks)
+        QVERIFY(finite(r.clockOffsetUs) && finite(r.collectiveWaitUs) && finite(r.startOffsetUs) &&
+                finite(r.workDelayCostUs));
+    for (const auto &c : job.collectives) {
+        QVERIFY(finite(c.spreadUs));
+        for (const auto &[rank, l] : c.lateness)
+            QVERIFY(rank >= 0 && l.lateUs >= 0 && finite(l.lateUs) && finite(l.startSkewUs) && finite(l.workExcessUs));
+    }
+    for (const auto &row : job.criticalPath.path)
+        QVERIFY(finite(row.startUs) && finite(row.durUs) && row.durUs >= 0);
+    QVERIFY(finite(job.criticalPath.weightUs));
+    if (align) {
+        // The offsets are taken out again: the same step as before the shift.
+        QVERIFY(job.criticalPath.valid);
+        QVERIFY2(std::abs(job.criticalPath.stepTime.stepTimeUs - plain.criticalPath.stepTime.stepTimeUs) < 1.0,
+                 qPrintable(QString::number(job.criticalPath.stepTime.stepTimeUs)));
+        QVERIFY(job.whatIf && job.whatIf->ok && finite(job.whatIf->projectedUs) && job.whatIf->projectedUs <= job.whatIf->baselineUs);
+    }
+}
+
+// A negative duration (the reader takes it, warns, and draws it with zero width) is
+// no work: NCCL kernels written with dur = -10^9 us on one rank end where they start,
+// so they move no clock and make no rank "cause" waits beyond what the step holds
+// (they made rank 1 "cause" 18,000 s of waits in a 1.5 ms step).
+void TestJobInjected::negativeDurationsCauseNoWaits()
+{
+    tracegen::JobOptions o;
+    o.dir = testutil::tempDir() + "/negdur";
+    o.ranks = 4;
+    o.gzip = false;
+    const tracegen::JobResult gen = tracegen::generateJob(o);
+    std::vector<RankSummary> ranks;
+    for (const auto &rank : gen.ranks) {
+        if (&rank == &gen.ranks[1]) {
+            nlohmann::json trace = nlohmann::json::parse(testutil::readText(rank.devicePath));
+            int negative = 0;
+            for (auto &e : trace["traceEvents"])
+                if (e.value("cat", "") == "kernel" && e.value("name", "").find("nccl") != std::string::npos) {
+                    e["dur"] = -1e9;
+                    ++negative;
+                }
+            QVERIFY(negative > 0);
+            testutil::writeText(rank.devicePath, trace.dump());
+        }
+        ranks.push_back(jobtest::summarize(rank.devicePath, rank.hostPath));
+    }
+    const JobAnalysis job = analyzeJob(ranks, {});
+    QVERIFY(job.criticalPath.valid);
+    const double step = job.criticalPath.stepTime.stepTimeUs;
+    QVERIFY2(step > 0 && step < 1e5, qPrintable(QString::number(step)));
+    for (const auto &r : job.ranks)
+        QVERIFY2(std::abs(r.clockOffsetUs) < 1e4 && r.collectiveWaitCausedUs <= step * o.ranks &&
+                     r.collectiveWaitUs <= step,
+                 qPrintable(QString::number(r.collectiveWaitCausedUs)));
+    for (const auto &row : job.criticalPath.path)
+        QVERIFY(row.durUs >= 0);
 }
 
 QTEST_GUILESS_MAIN(TestJobInjected)
