@@ -13,6 +13,8 @@
 #include <QMetaObject>
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 #include <cstring>
 #include <mutex>
 
@@ -209,16 +211,24 @@ void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, 
             const QString text = QObject::tr("ranks read %1/%2, analysed %3/%2").arg(read.load()).arg(n).arg(analysed.load());
             post([this, text, overall] { Q_EMIT progress(text, overall); });
         };
-        // Stage 1: a job timeline of the ranks read so far, at most every 150 ms (and for the last one).
+        // Stage 1: a job timeline of the ranks read so far (and one for the last). Each
+        // rebuild covers every rank read so far and the GUI draws it, so with many ranks
+        // a fixed rate would be quadratic: the next comes only after 150 ms, after 4x
+        // the time the last one took to build, and once the GUI has taken the last.
         std::mutex modelsLock;
+        qint64 timelineCostMs = 0;
+        auto timelineTaken = std::make_shared<std::atomic<bool>>(true);
         auto postTimeline = [&](bool force) {
             std::vector<JobTimelineRank> ranks;
+            QElapsedTimer cost;
             {
                 std::lock_guard<std::mutex> g(modelsLock);
                 const qint64 now = clock.elapsed();
-                if (!force && now - lastTimelineMs < 150)
+                if (!force && (now - lastTimelineMs < std::max<qint64>(150, 4 * timelineCostMs) || !timelineTaken->load()))
                     return;
                 lastTimelineMs = now;
+                cost.start();
+                timelineTaken->store(false);
                 for (size_t i = 0; i < n; ++i)
                     if (result->rankModels[i])
                         ranks.push_back({job.ranks[i].rank, result->rankModels[i], nullptr, "analysing\u2026"});
@@ -228,8 +238,13 @@ void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, 
                 std::lock_guard<std::mutex> g(modelsLock);
                 if (result->firstTimelineSeconds < 0)
                     result->firstTimelineSeconds = secondsOf(clock);
+                timelineCostMs = cost.elapsed();
+                lastTimelineMs = clock.elapsed();
             }
-            post([this, model] { Q_EMIT timelineReady(model); });
+            post([this, model, timelineTaken] {
+                Q_EMIT timelineReady(model);
+                timelineTaken->store(true);
+            });
         };
 
         parallelFor(n, workers, [&](size_t i) {
