@@ -5,6 +5,7 @@
 #include "json/jsonscan.h"
 #include "json/pyjson.h"
 
+#include <algorithm>
 #include <variant>
 
 namespace syncscope {
@@ -46,6 +47,11 @@ public:
             if (e.key == key)
                 return true;
         return false;
+    }
+    void erase(std::string_view key)
+    {
+        m_entries.erase(std::remove_if(m_entries.begin(), m_entries.end(), [&](const Entry &e) { return e.key == key; }),
+                        m_entries.end());
     }
     void set(std::string_view key, Value v)
     {
@@ -174,6 +180,11 @@ void buildNode(OrderedNode &node, const EtPlusNode &n, const HostTrace &host, co
     }
     if (n.syncEnd > n.syncBegin)
         node.set("sync_dep", IntList{link.plan.syncDepIds.data() + n.syncBegin, link.plan.syncDepIds.data() + n.syncEnd});
+    else if (host.linkedInput())
+        node.erase("sync_dep");
+    if (!n.timed && n.gpuEvent < 0 && host.linkedInput()) // what an earlier link wrote, not this one
+        for (const char *key : {"inclusive_dur", "exclusive_dur", "ts", "inter_thread_dep"})
+            node.erase(key);
     if (n.rewriteParent && n.gpuEvent < 0) {
         const bool flat = host.layout == HostLayout::Flat && !node.has("ctrl_deps");
         node.set(flat ? "parent" : "ctrl_deps", n.parentValue);

@@ -20,7 +20,7 @@ ParentCycles findParentCycles(const HostTrace &host)
         indexOfId[nodes[i].id] = i;
     auto parentOf = [&](uint32_t i) -> int64_t {
         const HostNode &node = nodes[i];
-        if (node.id == 1 || !node.has(HostNode::HasParent))
+        if (node.id == host.rootId || !node.has(HostNode::HasParent))
             return -1;
         auto it = indexOfId.find(node.parent);
         return it == indexOfId.end() ? -1 : static_cast<int64_t>(it->second);
@@ -71,12 +71,13 @@ HostGraph buildHostGraph(const HostTrace &host)
         g.byId[i] = i;
     std::stable_sort(g.byId.begin(), g.byId.end(), [&](uint32_t a, uint32_t b) { return nodes[a].id < nodes[b].id; });
 
-    // PARAM links a node to its parent only when the parent exists and the node is not id 1.
+    // PARAM links a node to its parent only when the parent exists and the node is not
+    // the root (id 1; a linked ET+'s self-parented process node).
     g.parentIndex.assign(n, -1);
     std::vector<uint32_t> counts(n + 1, 0);
     for (uint32_t i = 0; i < n; ++i) {
         const HostNode &node = nodes[i];
-        if (node.id == 1 || !node.has(HostNode::HasParent))
+        if (node.id == host.rootId || !node.has(HostNode::HasParent))
             continue;
         auto it = g.indexOfId.find(node.parent);
         if (it == g.indexOfId.end() || it->second == i)
@@ -93,7 +94,7 @@ HostGraph buildHostGraph(const HostTrace &host)
         if (g.parentIndex[i] >= 0)
             g.children[fill[static_cast<uint32_t>(g.parentIndex[i])]++] = i;
 
-    auto root = g.indexOfId.find(1);
+    auto root = g.indexOfId.find(host.rootId);
     if (root != g.indexOfId.end()) {
         std::vector<uint8_t> seen(n, 0);
         std::vector<uint32_t> stack{root->second};

@@ -54,6 +54,15 @@ struct HostTrace {
     // Top-level keys other than nodes, in file order, as raw JSON.
     std::vector<std::pair<std::string, std::string>> topLevel;
     size_t nodesPosition = 0;      // index in topLevel before which "nodes" stood
+    // The root: id 1 in PyTorch's ET; in a linked ET+ (renumbered from 0), its process
+    // node, which is its own parent (0 -> 0). See HostNodeSink::finish.
+    int64_t rootId = 1;
+    // GPU nodes of a linked ET+ given as the host ET (nodes with a "cat" key): left out
+    // at load, since the device trace supplies them again.
+    uint64_t linkedGpuNodes = 0;
+    // The file is a linked ET+ (its root is not id 1, or it had GPU nodes): the keys
+    // linking adds are stale on nodes the new link does not time.
+    bool linkedInput() const { return rootId != 1 || linkedGpuNodes > 0; }
 
     std::string_view str(StrId id) const { return strings.view(id); }
     std::string_view nodeText(const HostNode &n) const { return text.view(n.text, n.textLength); }

@@ -137,9 +137,10 @@ struct HostNodeSink::Impl {
 
     // Duplicate keys behave as in Python's json.load: the last one wins (each key
     // resets what an earlier copy set) and a repeat is reported.
-    bool readNode(dom::object obj, HostNode &node)
+    bool readNode(dom::object obj, HostNode &node, bool &gpuNode)
     {
         bool haveId = false;
+        gpuNode = false;
         uint8_t seen = 0;
         auto first = [&](uint8_t bit, std::string_view key) {
             if (seen & bit)
@@ -180,6 +181,10 @@ struct HostNodeSink::Impl {
                 sawNested = true;
                 if (v.type() == dom::element_type::ARRAY)
                     readAttrs(v.get_array().value_unsafe(), node);
+            } else if (key == "cat") {
+                // Only the GPU nodes that linking (trace_link, --output) appends have a
+                // "cat"; Chakra's converter takes any node with one for a GPU node.
+                gpuNode = !v.is_null();
             }
         }
         const std::string_view name = trace.strings.view(node.name);
@@ -223,10 +228,16 @@ void HostNodeSink::addBatch(const ElementBatch &batch)
                 ++i;
                 continue;
             }
-            if (!d->readNode(v.get_object().value_unsafe(), node)) {
+            bool gpuNode = false;
+            if (!d->readNode(v.get_object().value_unsafe(), node, gpuNode)) {
                 d->diag.error("host.node_without_id",
                               trace.path + ": a node has no integer \"id\"; it was ignored", trace.path,
                               static_cast<int64_t>(offset + spans[i].offset - 1));
+                ++i;
+                continue;
+            }
+            if (gpuNode) { // a linked ET+ given as the host ET: the device trace has these
+                ++trace.linkedGpuNodes;
                 ++i;
                 continue;
             }
@@ -325,11 +336,30 @@ void HostNodeSink::finish()
     if (duplicate)
         diag.warning("host.duplicate_ids",
                      trace.path + ": some node ids occur more than once; the last node with an id wins", trace.path);
-    if (!ids.count(1))
+    // The root is id 1 (PyTorch writes the process node as 1 -> 1). A linked ET+ is
+    // renumbered from 0: there the process node is 0 -> 0 and id 1 is a thread.
+    const HostNode *one = nullptr, *selfRoot = nullptr;
+    for (const auto &n : trace.nodes) {
+        if (n.id == 1 && !one)
+            one = &n;
+        if (!selfRoot && n.has(HostNode::IsProcessRoot) && n.has(HostNode::HasParent) && n.parent == n.id)
+            selfRoot = &n;
+    }
+    if (selfRoot && (!one || !one->has(HostNode::IsProcessRoot)))
+        trace.rootId = selfRoot->id;
+    if (!ids.count(trace.rootId))
         diag.error("host.no_root",
                    trace.path + ": the execution trace has no root node (id 1, "
                                 "[pytorch|profiler|execution_trace|process]); it is incomplete",
                    trace.path);
+    if (trace.linkedGpuNodes > 0 || trace.rootId != 1)
+        diag.warning("host.linked_input",
+                     trace.path + ": this is a linked ET+ (the output of --output or chakra_trace_link), not the "
+                                  "execution trace PyTorch wrote; it is linked again" +
+                         (trace.linkedGpuNodes > 0 ? " and its " + std::to_string(trace.linkedGpuNodes) +
+                                                         " GPU nodes are left out (the device trace supplies them)"
+                                                   : std::string()),
+                     trace.path);
 }
 
 } // namespace syncscope

@@ -135,6 +135,8 @@ private slots:
     void outOfRangeOptions();
     void criticalPathFailureIsNeverExit0();
     void reportSurvivesInvalidUtf8();
+    void etPlusReadBackAsHost_data();
+    void etPlusReadBackAsHost();
 };
 
 void TestBatch::helpAndVersion()
@@ -686,6 +688,39 @@ void TestBatch::reportSurvivesInvalidUtf8()
         if (input.contains("printf"))
             QVERIFY(j["inputs"]["device"]["path"].get<std::string>().find("\xEF\xBF\xBD") != std::string::npos);
     }
+}
+
+void TestBatch::etPlusReadBackAsHost_data()
+{
+    QTest::addColumn<QStringList>("mode");
+    QTest::newRow("default") << QStringList{};
+    QTest::newRow("compat chakra") << QStringList{"--compat", "chakra"};
+}
+
+// Issue 22: the ET+ (renumbered from 0, its process node 0 -> 0) was refused as a
+// "parent cycle (0 -> 0)" when given back as the host ET. Read back, it links the same
+// and writes the same bytes: its GPU nodes are left out and linked again.
+void TestBatch::etPlusReadBackAsHost()
+{
+    QFETCH(QStringList, mode);
+    const QString dir = QString::fromStdString(testutil::tempDir());
+    const QString host = QStringLiteral(SYNCSCOPE_SAMPLE_DIR "/sample.et.json.gz");
+    const QString device = QStringLiteral(SYNCSCOPE_SAMPLE_DIR "/sample.kineto.json.gz");
+    const Run first = syncscope(QStringList{"--batch", "--quiet", "--host", host, "--device", device, "--output",
+                                            dir + "/a.json"} + mode);
+    QCOMPARE(first.code, 0);
+    const Run again = syncscope(QStringList{"--batch", "--host", dir + "/a.json", "--device", device, "--output",
+                                            dir + "/b.json", "--report", dir + "/b.report.json"} + mode);
+    QVERIFY2(again.code == 0, qPrintable(again.err + again.out));
+    const QString said = again.out + again.err;
+    QVERIFY2(!said.contains("cycle"), qPrintable(said));
+    QVERIFY2(said.contains("it is linked again and its"), qPrintable(said));
+    QCOMPARE(testutil::readText((dir + "/b.json").toStdString()), testutil::readText((dir + "/a.json").toStdString()));
+    const auto report = nlohmann::json::parse(testutil::readText((dir + "/b.report.json").toStdString()));
+    bool warned = false;
+    for (const auto &d : report.at("diagnostics"))
+        warned |= d.at("code") == "host.linked_input";
+    QVERIFY(warned);
 }
 
 QTEST_GUILESS_MAIN(TestBatch)

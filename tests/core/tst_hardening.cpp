@@ -211,6 +211,46 @@ private slots:
         QVERIFY(d->message.find(path) != std::string::npos);
     }
 
+    // Issue 22: chakra_trace_link's own ET+ (golden linked.0.json: renumbered from 0, the
+    // process node 0 -> 0, GPU nodes with "cat") read as the host ET links as the ET it
+    // came from did and writes the same bytes; a self-parent that is not the process
+    // node is still a cycle.
+    void linkedEtPlusIsAHostEt()
+    {
+        const std::string linked = testutil::fixture("golden/trace_link/linked.0.json");
+        const auto a = analyse(linked, LinkMode::Chakra);
+        QVERIFY(a->inputsOk);
+        QVERIFY(!a->diagnostics.find("host.parent_cycle"));
+        QVERIFY(a->diagnostics.find("host.linked_input"));
+        QCOMPARE(a->host->rootId, int64_t(0));
+        QCOMPARE(a->host->linkedGpuNodes, uint64_t(4));
+        QCOMPARE(etPlusToString(*a->host, *a->device, *a->link), testutil::readText(linked));
+        const auto fresh = analyse(testutil::fixture("golden/trace_link/host.0.json"), LinkMode::Chakra);
+        QCOMPARE(a->link->counts.hostOpsLinked, fresh->link->counts.hostOpsLinked);
+        QCOMPARE(fresh->host->rootId, int64_t(1));
+        QVERIFY(!fresh->diagnostics.find("host.linked_input"));
+
+        json doc = json::parse(testutil::readText(linked));
+        for (auto &node : doc["nodes"])
+            if (node["id"] == 3)
+                node["ctrl_deps"] = 3;
+        const auto self = analyse(writeTemp("selfparent.etplus.json", doc.dump()), LinkMode::Chakra);
+        QVERIFY(!self->inputsOk);
+        const Diagnostic *d = self->diagnostics.find("host.parent_cycle");
+        QVERIFY(d);
+        QVERIFY2(d->message.find("node 3 -> 3") != std::string::npos, d->message.c_str());
+        // Node 0 naming itself without being the process node: a cycle, not a root.
+        doc = json::parse(testutil::readText(linked));
+        for (auto &node : doc["nodes"])
+            if (node["id"] == 0)
+                node["name"] = "aten::empty";
+        const auto notRoot = analyse(writeTemp("notroot.etplus.json", doc.dump()), LinkMode::Chakra);
+        QVERIFY(!notRoot->inputsOk);
+        d = notRoot->diagnostics.find("host.parent_cycle");
+        QVERIFY(d);
+        QVERIFY2(d->message.find("node 0 -> 0") != std::string::npos, d->message.c_str());
+    }
+
     // The root naming itself is the ET convention, and a tree passes.
     void treeIsAccepted()
     {
