@@ -3,6 +3,7 @@
 // the golden graph dumps node for node, and the extracted numbers of every test
 // trace with zero-weight launch edges on and off.
 #include "cptestutil.h"
+#include "tracebuilder.h"
 
 #include <cmath>
 
@@ -46,6 +47,7 @@ private slots:
     void graphDuplicateEdges();
     void nsRounding_data();
     void nsRounding();
+    void dataLoadPatternsAreRe2();
 };
 
 // HTA's numbers are compared with --hta-exact where the default mode rightly
@@ -392,6 +394,45 @@ void TestCriticalPath::nsRounding()
     const CriticalPathResult r = analyzeCriticalPath(*t, o, diag);
     QVERIFY2(r.success, r.reason.c_str());
     QCOMPARE(r.weightUs, weight);
+}
+
+void TestCriticalPath::dataLoadPatternsAreRe2()
+{
+    // data_load_events are searched in CPU op names for the data_loading bucket (HTA's
+    // re.search), with RE2 since issue 22 (std::regex recursed per character). A
+    // pattern RE2 refuses (a back-reference) is matched literally, with a warning.
+    testutil::KinetoBuilder b;
+    b.cpu("load_batch", 1, 0, 100).cpu(std::string(50000, 'x') + "_step", 1, 100, 50);
+    Diagnostics loadDiag;
+    auto t = cptest::loadInline(b.json(), loadDiag);
+    QVERIFY(t);
+    auto run = [&](std::vector<std::string> patterns, Diagnostics &diag) {
+        CriticalPathOptions o;
+        o.annotation = "";
+        o.dataLoadEvents = std::move(patterns);
+        return analyzeCriticalPath(*t, o, diag);
+    };
+    auto bucket = [](const CriticalPathResult &r, const std::string &name) {
+        for (const auto &row : r.summary)
+            if (row.boundBy == name)
+                return row.durationUs;
+        return 0.0;
+    };
+    Diagnostics diag;
+    CriticalPathResult r = run({"^load_b.tch$", "^x+_st(e|a)p$"}, diag);
+    QVERIFY2(r.success, r.reason.c_str());
+    QCOMPARE(bucket(r, "data_loading"), 150.0); // both ops, the 50,000-char name too
+    for (const Diagnostic &d : diag.items())
+        QVERIFY2(d.code != "cpa.bad_data_load_regex", d.message.c_str());
+
+    Diagnostics bad;
+    r = run({"(l)\\1", "load_"}, bad);
+    QVERIFY2(r.success, r.reason.c_str());
+    QCOMPARE(bucket(r, "data_loading"), 100.0); // "load_" only; "(l)\\1" literally matches nothing
+    bool warned = false;
+    for (const Diagnostic &d : bad.items())
+        warned |= d.code == "cpa.bad_data_load_regex" && d.message.find("back-references") != std::string::npos;
+    QVERIFY(warned);
 }
 
 QTEST_GUILESS_MAIN(TestCriticalPath)
