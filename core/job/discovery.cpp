@@ -3,14 +3,19 @@
 
 #include "parallel.h"
 
+#include "io/bytesource.h"
+#include "io/outputfile.h"
+#include "json/jsonstream.h"
+#include "parse/kinetoparser.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
+#include <sys/stat.h>
 
 namespace syncscope {
 
@@ -61,7 +66,62 @@ fs::path normalized(const std::string &p)
     return ec ? fs::path(p).lexically_normal() : abs;
 }
 
-// Expands the inputs into the candidate files (sorted, without duplicates).
+// A file's identity: device and inode when it can be stat'ed, else its canonical path.
+struct FileId {
+    dev_t dev = 0;
+    ino_t ino = 0;
+    std::string path;
+    auto operator<=>(const FileId &) const = default;
+};
+
+FileId fileId(const std::string &path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0)
+        return {st.st_dev, st.st_ino, {}};
+    return {0, 0, normalized(path).string()};
+}
+
+// The digits ending at `end` (exclusive) in `s`: their start, or npos when none.
+size_t digitsBefore(std::string_view s, size_t end)
+{
+    size_t b = end;
+    while (b > 0 && std::isdigit(static_cast<unsigned char>(s[b - 1])))
+        --b;
+    return b == end ? std::string_view::npos : b;
+}
+
+std::optional<int64_t> smallNumber(std::string_view digits)
+{
+    if (digits.empty() || digits.size() >= 10)
+        return std::nullopt;
+    int64_t v = 0;
+    for (char c : digits)
+        v = v * 10 + (c - '0');
+    return v;
+}
+
+// The own-output list of a folder (kOutputManifestName), empty when there is none.
+std::set<std::string> readManifest(const fs::path &dir)
+{
+    std::set<std::string> names;
+    const fs::path file = dir / kOutputManifestName;
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) > (16u << 20)) // 16 MiB: ~500k names
+        return names;
+    std::ifstream in(file, std::ios::binary);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (!line.empty() && line[0] != '#' && line.find('/') == std::string::npos)
+            names.insert(line);
+    }
+    return names;
+}
+
+// Expands the inputs into the candidate files: sorted by path, each file once
+// (however it was reached: D and D/., a symlink, a hard link), each folder once.
 class Collector
 {
 public:
@@ -76,11 +136,17 @@ public:
         std::error_code ec;
         const auto st = fs::status(path, ec);
         if (ec || !fs::exists(st)) {
-            m_diag.error("job.missing_input", path + ": no such file or directory", path);
+            std::error_code lec;
+            const bool dangling = fs::is_symlink(fs::symlink_status(path, lec));
+            const std::string why = dangling ? "a symbolic link to a file that does not exist"
+                                    : ec && ec != std::errc::no_such_file_or_directory
+                                        ? "cannot be reached (" + ec.message() + ")"
+                                        : "no such file or directory";
+            m_diag.error("job.missing_input", path + ": " + why, path);
         } else if (fs::is_directory(st)) {
             directory(path);
         } else if (isJsonTraceName(fs::path(path).filename().string())) {
-            m_files.insert(path);
+            addFile(fs::path(path).lexically_normal().string(), true);
         } else if (depth == 0) {
             listFile(path);
         } else {
@@ -88,35 +154,107 @@ public:
         }
     }
 
-    std::vector<std::string> files() const { return {m_files.begin(), m_files.end()}; }
+    std::vector<std::string> files() const
+    {
+        std::vector<std::string> out;
+        for (const auto &[path, id] : m_files)
+            out.push_back(path);
+        return out;
+    }
+    const std::vector<std::string> &ownOutputs() const { return m_own; }
 
 private:
-    void directory(const std::string &dir)
+    // Adds a file unless it was seen already (under any name). `given`: named by an input.
+    void addFile(const std::string &path, bool given)
     {
-        const size_t before = m_files.size();
-        std::error_code ec;
-        fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
-        if (ec) {
-            m_diag.error("job.unreadable", dir + ": cannot be read (" + ec.message() + ")", dir);
+        const std::string name = fs::path(path).filename().string();
+        if (!given && isOwnOutputName(name)) {
+            m_own.push_back(path);
             return;
         }
-        for (; it != end; it.increment(ec)) {
-            if (ec) {
-                m_diag.error("job.unreadable", dir + ": cannot be searched completely (" + ec.message() + ")", dir);
-                break;
-            }
-            const fs::path p = it->path();
+        if (m_seen.insert(fileId(path)).second)
+            m_files.emplace(path, 0);
+    }
+
+    void directory(const std::string &root)
+    {
+        const FileId rootId = fileId(root);
+        if (m_visited.count(rootId))
+            return; // the same folder given twice (D and D/.), or inside one already searched
+        const size_t before = m_files.size(), ownBefore = m_own.size();
+        std::vector<fs::path> pending{fs::path(root).lexically_normal()};
+        m_visited.insert(rootId);
+        while (!pending.empty()) {
+            const fs::path dir = pending.back();
+            pending.pop_back();
+            scan(dir, root, pending);
+        }
+        if (m_files.size() == before) {
+            const size_t own = m_own.size() - ownBefore;
+            if (own == 0)
+                m_diag.error("job.no_traces", root + ": no .json or .json.gz files were found in this directory", root);
+            else
+                m_diag.error("job.no_traces",
+                             root + ": no traces were found in this directory, only " + std::to_string(own) +
+                                 " file(s) Syncscope wrote (skipped)",
+                             root);
+        }
+    }
+
+    void scan(const fs::path &dir, const std::string &root, std::vector<fs::path> &pending)
+    {
+        std::error_code ec;
+        fs::directory_iterator it(dir, ec), end;
+        if (ec) {
+            const std::string d = dir.string();
+            m_diag.error("job.unreadable",
+                         d + ": cannot be searched (" + ec.message() + ")" +
+                             (d == fs::path(root).lexically_normal().string()
+                                  ? std::string()
+                                  : "; the traces in it, if any, were not analysed"),
+                         d);
+            return;
+        }
+        std::vector<fs::directory_entry> entries;
+        for (; it != end; it.increment(ec))
+            entries.push_back(*it);
+        if (ec)
+            m_diag.error("job.unreadable",
+                         dir.string() + ": cannot be searched completely (" + ec.message() + ")", dir.string());
+        // In name order, sub-folders depth first: which spelling of a file reached
+        // twice (through a symlink) is kept does not depend on the file system's order.
+        std::sort(entries.begin(), entries.end(),
+                  [](const fs::directory_entry &a, const fs::directory_entry &b) { return a.path() < b.path(); });
+        const std::set<std::string> manifest = readManifest(dir);
+        const bool excluded = !m_exclude.empty() && isUnder(normalized(dir.string()), m_exclude);
+        std::vector<fs::path> subdirs;
+        for (const fs::directory_entry &entry : entries) {
+            const fs::path &p = entry.path();
+            const std::string name = p.filename().string();
             std::error_code ec2;
-            if (it->is_directory(ec2)) {
+            const bool isLink = entry.is_symlink(ec2);
+            if (entry.is_directory(ec2)) { // a symlink to a folder is followed, each folder searched once
                 if (!m_exclude.empty() && isUnder(normalized(p.string()), m_exclude))
-                    it.disable_recursion_pending(); // our own outputs are not inputs
+                    continue; // our own outputs are not inputs
+                if (!m_visited.insert(fileId(p.string())).second) {
+                    if (isLink)
+                        m_diag.info("job.symlink_seen",
+                                    p.string() + ": a symbolic link to a folder already searched; not searched twice",
+                                    p.string());
+                    continue;
+                }
+                subdirs.push_back(p);
                 continue;
             }
-            if (isJsonTraceName(p.filename().string()) && !isUnder(normalized(p.parent_path().string()), m_exclude))
-                m_files.insert(p.string());
+            if (!isJsonTraceName(name) || excluded)
+                continue;
+            if (manifest.count(name)) {
+                m_own.push_back(p.string());
+                continue;
+            }
+            addFile(p.string(), false); // a dangling link is added: reading it says what is wrong
         }
-        if (m_files.size() == before)
-            m_diag.error("job.no_traces", dir + ": no .json or .json.gz files were found in this directory", dir);
+        pending.insert(pending.end(), subdirs.rbegin(), subdirs.rend());
     }
 
     void listFile(const std::string &path)
@@ -146,10 +284,83 @@ private:
 
     Diagnostics &m_diag;
     std::vector<fs::path> m_exclude;
-    std::set<std::string> m_files;
+    std::map<std::string, int> m_files; // path -> unused: sorted, unique
+    std::set<FileId> m_seen;            // files added, by identity
+    std::set<FileId> m_visited;         // folders searched, by identity
+    std::vector<std::string> m_own;     // files Syncscope wrote (skipped)
 };
 
-JobTraceFile readHeader(const std::string &path)
+// Looks for the top-level values a header read did not reach (distributedInfo
+// and baseTimeNanoseconds written after traceEvents): streams the rest of the
+// file without parsing its events. Best effort: a broken file is the full load's
+// to report.
+struct LateTopLevel {
+    std::string distributedInfo;
+    std::string baseTime;
+};
+
+LateTopLevel readLateTopLevel(const std::string &path)
+{
+    class Finder : public JsonStreamHandler
+    {
+    public:
+        explicit Finder(LateTopLevel &out) : m_out(out) {}
+        bool streamArray(std::string_view key) override { return key == "traceEvents"; }
+        void topLevelValue(std::string_view key, std::string_view raw) override
+        {
+            if (key == "distributedInfo")
+                m_out.distributedInfo.assign(raw);
+            else if (key == "baseTimeNanoseconds")
+                m_out.baseTime.assign(raw);
+        }
+        void arrayBegin(std::string_view) override {}
+        void arrayEnd(std::string_view) override {}
+        void elementBatch(ElementBatch &) override {}
+
+    private:
+        LateTopLevel &m_out;
+    };
+    LateTopLevel out;
+    try {
+        std::unique_ptr<ByteSource> source = openByteSource(path);
+        Finder finder(out);
+        streamJson(*source, path, finder);
+    } catch (const InputError &) {
+    } catch (const std::bad_alloc &) {
+    }
+    return out;
+}
+
+bool hasOwnReportMarker(const std::string &path)
+{
+    try {
+        std::unique_ptr<ByteSource> source = openByteSource(path);
+        std::string head(4096, '\0');
+        size_t n = 0;
+        while (n < head.size()) {
+            const size_t got = source->read(head.data() + n, head.size() - n);
+            if (got == 0)
+                break;
+            n += got;
+        }
+        head.resize(n);
+        // The pair report opens with "syncscope", the job report's "job" with
+        // "syncscope_version", the diff reports and critical-path files with "tool": "syncscope".
+        const size_t open = head.find_first_not_of(" \t\r\n\xef\xbb\xbf");
+        if (open == std::string::npos || head[open] != '{')
+            return false;
+        const size_t key = head.find_first_not_of(" \t\r\n", open + 1);
+        return head.compare(key == std::string::npos ? head.size() : key, 11, "\"syncscope\"") == 0 ||
+               head.find("\"syncscope_version\"") != std::string::npos ||
+               head.find("\"tool\": \"syncscope\"") != std::string::npos;
+    } catch (const InputError &) {
+        return false;
+    }
+}
+
+} // namespace
+
+JobTraceFile readJobTraceHeader(const std::string &path)
 {
     JobTraceFile f;
     f.path = path;
@@ -164,10 +375,49 @@ JobTraceFile readHeader(const std::string &path)
             f.readable = d.code == "input.not_a_trace"; // read fine, but not a trace
             break;
         }
+    const std::string fileName = fs::path(path).filename().string();
+    const std::optional<int64_t> named = rankFromFileName(fileName);
     if (t.device) {
-        const KinetoTrace &k = *t.device;
-        f.rank = k.distributed.rank;
-        f.worldSize = k.distributed.worldSize;
+        KinetoTrace &k = *t.device;
+        if (!k.distributed.present && f.error.empty()) {
+            // distributedInfo may follow traceEvents (any top-level order is valid JSON).
+            const LateTopLevel late = readLateTopLevel(path);
+            Diagnostics ignored;
+            KinetoEventSink sink(k, ignored, false);
+            if (!late.distributedInfo.empty())
+                sink.addTopLevel("distributedInfo", late.distributedInfo);
+            if (!late.baseTime.empty() && !k.baseTimeNanoseconds)
+                sink.addTopLevel("baseTimeNanoseconds", late.baseTime);
+        }
+        if (k.distributed.worldSize) {
+            const int64_t w = *k.distributed.worldSize;
+            if (w >= 1 && w <= kMaxJobWorldSize)
+                f.worldSize = w;
+            else
+                f.notes.warning("job.bad_world_size",
+                                path + ": distributedInfo.world_size " + std::to_string(w) +
+                                    " is not a plausible number of ranks (1 to " + std::to_string(kMaxJobWorldSize) +
+                                    "); it was ignored",
+                                path);
+        }
+        if (k.distributed.rank) {
+            const int64_t r = *k.distributed.rank;
+            if (r < 0 || r >= kMaxJobWorldSize) {
+                f.rankRefused = true;
+                f.notes.error("job.bad_rank",
+                              path + ": distributedInfo.rank " + std::to_string(r) + " is not a rank (0 to " +
+                                  std::to_string(kMaxJobWorldSize - 1) + "); the trace was not analysed",
+                              path);
+            } else {
+                f.rank = r;
+                if (named && *named != r)
+                    f.notes.warning("job.rank_name_mismatch",
+                                    path + ": its name says rank " + std::to_string(*named) +
+                                        " but its distributedInfo.rank is " + std::to_string(r) +
+                                        "; the trace's own rank " + std::to_string(r) + " was used",
+                                    path);
+            }
+        }
         for (const auto &e : k.events) {
             if (f.pid < 0 && (e.kind == EventKind::CpuOp || e.kind == EventKind::UserAnnotation ||
                               e.kind == EventKind::Runtime) && !e.has(KinetoEvent::PidIsString))
@@ -180,12 +430,16 @@ JobTraceFile readHeader(const std::string &path)
     }
     if (t.host)
         f.pid = t.host->pid;
-    if (!f.rank) {
-        f.rank = rankFromFileName(fs::path(path).filename().string());
+    if (!f.rank && !f.rankRefused) {
+        f.rank = named;
         f.rankFromName = f.rank.has_value();
     }
+    if (f.readable && f.kind == TraceKind::Unknown)
+        f.ownOutput = hasOwnReportMarker(path);
     return f;
 }
+
+namespace {
 
 // Pairs hosts with devices and fills ranks; the heart of discovery.
 class Pairer
@@ -196,8 +450,8 @@ public:
     void run()
     {
         for (const auto &f : m_job.files)
-            if (f.kind == TraceKind::Device && f.readable && f.error.empty())
-                addDevice(f);
+            if (f.kind == TraceKind::Device && f.readable && f.error.empty() && !f.rankRefused)
+                addDevice(f); // a refused rank was reported when its header was read
         for (const auto &f : m_job.files)
             if (f.kind == TraceKind::Host && f.readable && f.error.empty())
                 addHost(f);
@@ -360,14 +614,25 @@ private:
         if (!outside.empty())
             m_diag.warning("job.rank_out_of_range",
                            "ranks " + rankList(outside) + " are outside the world_size " + std::to_string(world));
-        for (int64_t r = 0; r < world && r < (1 << 24); ++r)
-            if (!m_ranks.count(r))
-                m_job.missingRanks.push_back(r);
-        if (!m_job.missingRanks.empty())
+        // Ranges between the ranks found: as many as ranks found, whatever world_size says.
+        int64_t next = 0;
+        for (const auto &[rank, r] : m_ranks) {
+            if (rank >= world)
+                break;
+            if (rank > next)
+                m_job.missingRankRanges.push_back({next, rank - 1});
+            next = std::max(next, rank + 1);
+        }
+        if (next < world)
+            m_job.missingRankRanges.push_back({next, world - 1});
+        for (const RankRange &g : m_job.missingRankRanges)
+            m_job.missingRankCount += g.last - g.first + 1;
+        if (m_job.missingRankCount > 0)
             m_diag.warning("job.missing_ranks",
                            "world_size is " + std::to_string(world) + " but " +
-                               std::to_string(world - static_cast<int64_t>(m_job.missingRanks.size())) +
-                               " of its ranks were found; missing: " + rankList(m_job.missingRanks));
+                               std::to_string(world - m_job.missingRankCount) + " of its ranks were found; missing: " +
+                               formatRankRanges(m_job.missingRankRanges) + " (" +
+                               std::to_string(m_job.missingRankCount) + " rank(s))");
     }
 
     // Traces of one job start within minutes of each other; hours apart means two runs.
@@ -422,44 +687,145 @@ bool isJsonTraceName(std::string_view name)
     return endsWith(n, ".json") || endsWith(n, ".json.gz");
 }
 
+bool isOwnOutputName(std::string_view fileName)
+{
+    const std::string n = lower(fileName);
+    return endsWith(n, ".overlay.json") || endsWith(n, ".overlay.json.gz") || endsWith(n, ".critical_path.json");
+}
+
 std::optional<int64_t> rankFromFileName(std::string_view fileName)
 {
     std::string name = lower(fileName);
     if (endsWith(name, ".gz"))
         name.resize(name.size() - 3);
-    static const std::regex patterns[] = {
-        std::regex(R"((?:^|[^a-z])rank[-_]?(\d+))"), // rank-3, rank3, _rank_3
-        std::regex(R"(_(\d+)\.pt\.trace\.json$)"),   // worker_3.pt.trace.json
-        std::regex(R"(\.(\d+)\.json$)"),             // trace.3.json
-    };
-    std::smatch m;
-    for (const auto &re : patterns)
-        if (std::regex_search(name, m, re) && m[1].length() < 10)
-            return std::stoll(m[1].str());
-    return std::nullopt;
+    const std::string_view n = name;
+    std::optional<int64_t> rank;
+    // rank-3, rank3, _rank_3: "rank" not preceded by a letter, then '-' or '_' at most once, then digits.
+    for (size_t at = n.find("rank"); at != std::string_view::npos && !rank; at = n.find("rank", at + 1)) {
+        if (at > 0 && n[at - 1] >= 'a' && n[at - 1] <= 'z')
+            continue;
+        size_t b = at + 4;
+        if (b < n.size() && (n[b] == '-' || n[b] == '_'))
+            ++b;
+        size_t e = b;
+        while (e < n.size() && std::isdigit(static_cast<unsigned char>(n[e])))
+            ++e;
+        if (e == b)
+            continue;
+        rank = smallNumber(n.substr(b, e - b));
+        if (!rank)
+            break; // the first "rank" with digits decides, as before
+    }
+    // worker_3.pt.trace.json
+    if (!rank && endsWith(n, ".pt.trace.json")) {
+        const size_t end = n.size() - std::string_view(".pt.trace.json").size();
+        const size_t b = digitsBefore(n, end);
+        if (b != std::string_view::npos && b > 0 && n[b - 1] == '_')
+            rank = smallNumber(n.substr(b, end - b));
+    }
+    // trace.3.json
+    if (!rank && endsWith(n, ".json")) {
+        const size_t end = n.size() - 5;
+        const size_t b = digitsBefore(n, end);
+        if (b != std::string_view::npos && b > 0 && n[b - 1] == '.')
+            rank = smallNumber(n.substr(b, end - b));
+    }
+    if (rank && *rank >= kMaxJobWorldSize)
+        return std::nullopt;
+    return rank;
 }
 
-JobDiscovery discoverJob(const std::vector<std::string> &inputs, const DiscoveryOptions &options)
+std::string formatRankRanges(const std::vector<RankRange> &ranges, size_t limit)
+{
+    std::string s;
+    for (size_t i = 0; i < ranges.size() && i < limit; ++i) {
+        s += i ? ", " : "";
+        s += std::to_string(ranges[i].first);
+        if (ranges[i].last != ranges[i].first)
+            s += "-" + std::to_string(ranges[i].last);
+    }
+    if (ranges.size() > limit)
+        s += ", ... (" + std::to_string(ranges.size()) + " ranges in all)";
+    return s;
+}
+
+std::string recordOwnOutputs(const std::string &dir, const std::vector<std::string> &fileNames)
+{
+    const fs::path file = fs::path(dir) / kOutputManifestName;
+    std::set<std::string> names = readManifest(dir);
+    const size_t before = names.size();
+    for (const auto &n : fileNames)
+        if (!n.empty() && n.find('/') == std::string::npos && n.find('\n') == std::string::npos)
+            names.insert(n);
+    std::error_code ec;
+    if (names.size() == before && fs::exists(file, ec))
+        return {};
+    std::string text = "# Files syncscope wrote into this folder (one name per line). `syncscope --job` does not\n"
+                       "# take them as traces; delete this file to have them read again.\n";
+    for (const auto &n : names)
+        text += n + "\n";
+    try {
+        writeFileAtomically(file.string(), text);
+    } catch (const std::exception &e) {
+        return e.what();
+    }
+    return {};
+}
+
+JobDiscovery pairJobTraceFiles(std::vector<JobTraceFile> files)
 {
     JobDiscovery job;
-    Collector collector(job.diagnostics, options.exclude);
-    for (const auto &in : inputs)
-        collector.input(in);
-    const std::vector<std::string> paths = collector.files();
-    job.files.resize(paths.size());
-    parallelFor(paths.size(), options.workers, [&](size_t i) { job.files[i] = readHeader(paths[i]); });
-
-    size_t notTraces = 0;
-    for (const auto &f : job.files)
+    job.files = std::move(files);
+    size_t notTraces = 0, own = 0;
+    for (const auto &f : job.files) {
+        job.diagnostics.append(f.notes);
         if (f.readable && f.kind == TraceKind::Unknown) {
+            if (f.ownOutput) {
+                ++own;
+                job.ownOutputs.push_back(f.path);
+                job.diagnostics.info("job.own_output",
+                                     f.path + ": a report Syncscope wrote, not a trace; skipped", f.path);
+                continue;
+            }
             ++notTraces;
             job.diagnostics.warning("job.not_a_trace",
                                     f.path + ": is neither a host execution trace nor a Kineto trace; skipped", f.path);
         }
-    if (!job.files.empty() && notTraces == job.files.size())
-        job.diagnostics.error("job.no_traces", "none of the " + std::to_string(notTraces) +
+    }
+    if (!job.files.empty() && notTraces + own == job.files.size())
+        job.diagnostics.error("job.no_traces", "none of the " + std::to_string(notTraces + own) +
                                                    " .json/.json.gz files found is a trace");
     Pairer(job).run();
+    return job;
+}
+
+JobDiscovery discoverJob(const std::vector<std::string> &inputs, const DiscoveryOptions &options)
+{
+    Diagnostics collected;
+    Collector collector(collected, options.exclude);
+    for (const auto &in : inputs)
+        collector.input(in);
+    const std::vector<std::string> paths = collector.files();
+    std::vector<JobTraceFile> files(paths.size());
+    parallelFor(paths.size(), options.workers, [&](size_t i) { files[i] = readJobTraceHeader(paths[i]); });
+    JobDiscovery job = pairJobTraceFiles(std::move(files));
+    // What the search found goes first, then what the headers said.
+    Diagnostics all = std::move(collected);
+    const std::vector<std::string> &skipped = collector.ownOutputs();
+    if (!skipped.empty()) {
+        std::map<std::string, size_t> byDir;
+        for (const auto &p : skipped)
+            ++byDir[fs::path(p).parent_path().string()];
+        for (const auto &[dir, n] : byDir)
+            all.warning("job.own_output",
+                        dir + ": " + std::to_string(n) +
+                            " file(s) Syncscope wrote (listed in its " + kOutputManifestName +
+                            ", or named *.overlay.json / *.critical_path.json) were skipped, not taken as traces",
+                        dir);
+        job.ownOutputs.insert(job.ownOutputs.begin(), skipped.begin(), skipped.end());
+    }
+    all.append(job.diagnostics);
+    job.diagnostics = std::move(all);
     return job;
 }
 

@@ -174,14 +174,23 @@ std::string buildJobReportJson(const JobReportInput &in)
 
     ojson job;
     job["syncscope_version"] = SYNCSCOPE_VERSION;
-    const std::optional<int64_t> world = d.worldSize ? d.worldSize : in.analysis ? in.analysis->worldSize : std::nullopt;
+    // Discovery's world_size, else the ranks' own (within the same bounds: 1e18 is no world).
+    std::optional<int64_t> world = d.worldSize;
+    if (!world && in.analysis && in.analysis->worldSize && *in.analysis->worldSize >= 1 &&
+        *in.analysis->worldSize <= kMaxJobWorldSize)
+        world = in.analysis->worldSize;
     job["world_size"] = world ? ojson(*world) : ojson(nullptr);
     job["ranks_found"] = in.ranks->size();
     ojson rankNumbers = ojson::array();
     for (const auto &s : *in.ranks)
         rankNumbers.push_back(s.rank);
     job["ranks"] = rankNumbers;
-    job["missing_ranks"] = d.missingRanks;
+    // As [first, last] ranges: as many as the ranks found, however large world_size is.
+    ojson missing = ojson::array();
+    for (const RankRange &g : d.missingRankRanges)
+        missing.push_back({g.first, g.last});
+    job["missing_ranks"] = missing;
+    job["missing_rank_count"] = d.missingRankCount;
     job["clock_reference_rank"] = in.analysis && in.analysis->clockReferenceRank >= 0
                                       ? ojson(in.analysis->clockReferenceRank)
                                       : ojson(nullptr);
@@ -232,7 +241,9 @@ std::string buildJobReportJson(const JobReportInput &in)
     r["timing"] = {{"discovery_s", t.discoverySeconds}, {"ranks_s", t.ranksSeconds},
                    {"cross_rank_s", t.analysisSeconds}, {"total_s", t.totalSeconds},
                    {"workers", t.workers},          {"processes", t.processes}};
-    return r.dump(2) + "\n";
+    // File names need not be UTF-8 (nor the messages naming them): invalid bytes
+    // become U+FFFD instead of failing the whole report.
+    return r.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
 
 std::string formatJobSummary(const JobReportInput &in)

@@ -2,7 +2,10 @@
 // Job discovery: classification by content, ranks from distributedInfo or the
 // file name, host/device pairing by pid and rank, and one clear diagnostic per
 // problem (no traces, unreadable file, duplicate rank, missing ranks, two jobs,
-// host without device) while the healthy ranks are still found.
+// host without device) while the healthy ranks are still found. Hostile job
+// folders (issue 22): absurd world_size, negative rank, distributedInfo after
+// traceEvents, a name disagreeing with the trace, the same folder twice,
+// symlinked and unreadable sub-folders, and Syncscope's own outputs.
 #include "testutil.h"
 #include "tracebuilder.h"
 
@@ -10,7 +13,9 @@
 
 #include <QtTest>
 
+#include <chrono>
 #include <filesystem>
+#include <unistd.h>
 
 using namespace syncscope;
 
@@ -27,6 +32,15 @@ std::string device(int64_t rank, int64_t world, int64_t pid = 100, double startU
     b.raw(R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": )" + std::to_string(pid) +
           R"(, "tid": 1, "ts": )" + QString::number(startUs, 'f', 0).toStdString() + R"(, "dur": 10})");
     return b.json();
+}
+
+// A Kineto trace whose distributedInfo (raw JSON) follows traceEvents when `after`.
+std::string deviceWithInfo(const std::string &info, bool after, int64_t pid = 100)
+{
+    const std::string events = R"("traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": )" +
+                               std::to_string(pid) + R"(, "tid": 1, "ts": 1700000000000000, "dur": 10}])";
+    const std::string dist = R"("distributedInfo": )" + info;
+    return "{\"schemaVersion\": 1, " + (after ? events + ", " + dist : dist + ", " + events) + "}";
 }
 
 std::string host(int64_t pid = 100)
@@ -78,6 +92,16 @@ private slots:
     void hostWithoutDevice();
     void deviceWithoutRank();
     void outputDirectoryIsNotSearched();
+    void absurdWorldSizeIsIgnored();
+    void missingRanksAreRanges();
+    void negativeRankIsRefused();
+    void distributedInfoAfterTraceEvents();
+    void traceRankWinsOverName();
+    void sameFolderTwice();
+    void sameFileTwice();
+    void symlinkedFolders();
+    void unreadableSubfolder();
+    void ownOutputsAreSkipped();
 };
 
 void TestJobDiscovery::rankFromFileNames_data()
@@ -93,6 +117,12 @@ void TestJobDiscovery::rankFromFileNames_data()
     QTest::newRow("no rank") << "trace.json" << -1;
     QTest::newRow("not a word") << "frank3.json" << -1;
     QTest::newRow("digits elsewhere") << "step_12_trace.json" << -1;
+    QTest::newRow("second rank word") << "frank_rank_6.json" << 6;
+    QTest::newRow("rank with a dash, no digits") << "rank-x.3.json" << 3;
+    QTest::newRow("ten digits") << "rank1234567890.json" << -1;
+    QTest::newRow("date, not a rank") << "trace.20240101.json" << -1; // >= kMaxJobWorldSize
+    QTest::newRow("largest rank") << "trace.1048575.json" << 1048575;
+    QTest::newRow("pt.trace without underscore") << "worker3.pt.trace.json" << -1;
 }
 
 void TestJobDiscovery::rankFromFileNames()
@@ -144,7 +174,8 @@ void TestJobDiscovery::realEightRankJob()
         if (f.kind == TraceKind::Device)
             QVERIFY(!f.rankFromName && f.startUs && *f.startUs > 1.6e15); // distributedInfo, epoch µs
     }
-    QVERIFY(d.missingRanks.empty());
+    QVERIFY(d.missingRankRanges.empty());
+    QCOMPARE(d.missingRankCount, int64_t(0));
     QCOMPARE(d.diagnostics.count(Severity::Error) + d.diagnostics.count(Severity::Warning), 0);
 }
 
@@ -249,11 +280,12 @@ void TestJobDiscovery::missingRanks()
     for (int r : {0, 1, 3})
         put(dir, "rank" + std::to_string(r) + ".json", device(r, 4, 500 + r));
     const JobDiscovery d = discoverJob({dir});
-    QCOMPARE(d.missingRanks, std::vector<int64_t>{2});
+    QCOMPARE(d.missingRankRanges, (std::vector<RankRange>{{2, 2}}));
+    QCOMPARE(d.missingRankCount, int64_t(1));
     const Diagnostic *w = find(d, "job.missing_ranks");
     QVERIFY(w && w->severity == Severity::Warning);
     QVERIFY(w->message.find("world_size is 4 but 3") != std::string::npos);
-    QVERIFY(w->message.find("missing: 2") != std::string::npos);
+    QVERIFY(w->message.find("missing: 2 (1 rank(s))") != std::string::npos);
 }
 
 void TestJobDiscovery::twoJobsByWorldSize()
@@ -316,7 +348,221 @@ void TestJobDiscovery::outputDirectoryIsNotSearched()
     const JobDiscovery d = discoverJob({dir}, opts);
     QCOMPARE(d.files.size(), size_t(1));
     QVERIFY(!d.diagnostics.hasErrors());
-    QVERIFY(find(discoverJob({dir}), "job.duplicate_rank")); // without the exclusion it would count twice
+    // Without the exclusion the overlay is still not a second rank 0: its name says it is ours.
+    const JobDiscovery all = discoverJob({dir});
+    QVERIFY(!find(all, "job.duplicate_rank"));
+    QCOMPARE(all.files.size(), size_t(1));
+    QVERIFY(find(all, "job.own_output"));
+}
+
+void TestJobDiscovery::absurdWorldSizeIsIgnored()
+{
+    // A 3 KB trace saying world_size 1e18 once took a minute, 1.5 GB and a 257 MB report.
+    const std::string dir = testutil::tempDir();
+    const std::string odd =
+        put(dir, "rank0.json", deviceWithInfo(R"({"backend": "nccl", "rank": 0, "world_size": 1e18})", false));
+    const auto t0 = std::chrono::steady_clock::now();
+    const JobDiscovery d = discoverJob({dir});
+    QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+    QCOMPARE(d.ranks.size(), size_t(1));
+    QVERIFY(!d.worldSize);
+    QVERIFY(d.missingRankRanges.empty());
+    const Diagnostic *w = find(d, "job.bad_world_size");
+    QVERIFY(w && w->severity == Severity::Warning && w->file == odd);
+    QVERIFY2(w->message.find("1000000000000000000") != std::string::npos, w->message.c_str());
+    for (const char *bad : {"0", "-4", "1048577", "\"many\""}) {
+        const std::string sub = testutil::tempDir();
+        put(sub, "rank0.json", deviceWithInfo(std::string(R"({"rank": 0, "world_size": )") + bad + "}", false));
+        const JobDiscovery e = discoverJob({sub});
+        QVERIFY2(!e.worldSize && e.missingRankCount == 0, bad);
+    }
+}
+
+void TestJobDiscovery::missingRanksAreRanges()
+{
+    // The largest world_size taken: 2^20 ranks, two of them found. The missing ones are
+    // two ranges, not a list of a million numbers.
+    const std::string dir = testutil::tempDir();
+    put(dir, "rank0.json", device(0, kMaxJobWorldSize, 501));
+    put(dir, "rank7.json", device(7, kMaxJobWorldSize, 502));
+    const auto t0 = std::chrono::steady_clock::now();
+    const JobDiscovery d = discoverJob({dir});
+    QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+    QVERIFY(d.worldSize && *d.worldSize == kMaxJobWorldSize);
+    QCOMPARE(d.missingRankRanges, (std::vector<RankRange>{{1, 6}, {8, kMaxJobWorldSize - 1}}));
+    QCOMPARE(d.missingRankCount, kMaxJobWorldSize - 2);
+    const Diagnostic *w = find(d, "job.missing_ranks");
+    QVERIFY(w && w->message.size() < 200);
+    QVERIFY2(w->message.find("missing: 1-6, 8-1048575 (1048574 rank(s))") != std::string::npos, w->message.c_str());
+    // Many gaps: the message names at most 20 ranges.
+    std::vector<RankRange> many;
+    for (int64_t r = 0; r < 100; ++r)
+        many.push_back({2 * r, 2 * r});
+    const std::string text = formatRankRanges(many);
+    QVERIFY2(text.find("... (100 ranges in all)") != std::string::npos && text.size() < 200, text.c_str());
+}
+
+void TestJobDiscovery::negativeRankIsRefused()
+{
+    // A negative rank once made the first arriver the "last arrival" with a negative wait.
+    const std::string dir = testutil::tempDir();
+    put(dir, "rank0.json", device(0, 2, 501));
+    const std::string neg =
+        put(dir, "rank-1.json", deviceWithInfo(R"({"rank": -1, "world_size": 2})", false, 502));
+    const std::string huge =
+        put(dir, "trace.json", deviceWithInfo(R"({"rank": 4000000000, "world_size": 2})", true, 503));
+    const JobDiscovery d = discoverJob({dir});
+    QCOMPARE(d.ranks.size(), size_t(1));
+    QCOMPARE(d.ranks[0].rank, int64_t(0));
+    int refused = 0;
+    for (const Diagnostic &x : d.diagnostics.items()) {
+        QVERIFY2(x.code != "job.no_rank", x.message.c_str()); // the name's "rank-1" does not stand in
+        if (x.code == "job.bad_rank") {
+            QVERIFY(x.severity == Severity::Error);
+            QVERIFY(x.file == neg || x.file == huge);
+            QVERIFY(x.message.find("not analysed") != std::string::npos);
+            ++refused;
+        }
+    }
+    QCOMPARE(refused, 2);
+}
+
+void TestJobDiscovery::distributedInfoAfterTraceEvents()
+{
+    // Valid JSON in any key order: the rank is found wherever the value stands, plain or gzip'd.
+    const std::string dir = testutil::tempDir();
+    put(dir, "a/gpu.json", deviceWithInfo(R"({"rank": 0, "world_size": 2})", true, 501));
+    testutil::writeText(dir + "/a/other.json.gz",
+                        testutil::gzipped(deviceWithInfo(R"({"rank": 1, "world_size": 2})", true, 502)));
+    const JobDiscovery d = discoverJob({dir + "/a"});
+    QCOMPARE(d.ranks.size(), size_t(2));
+    QCOMPARE(d.ranks[0].rank, int64_t(0));
+    QCOMPARE(d.ranks[1].rank, int64_t(1));
+    QVERIFY(d.worldSize && *d.worldSize == 2);
+    QVERIFY(!d.diagnostics.hasErrors());
+    for (const auto &f : d.files)
+        QVERIFY(!f.rankFromName);
+}
+
+void TestJobDiscovery::traceRankWinsOverName()
+{
+    const std::string dir = testutil::tempDir();
+    const std::string before = put(dir, "rank-3.json", deviceWithInfo(R"({"rank": 5, "world_size": 8})", false, 501));
+    const std::string after = put(dir, "rank-4.json", deviceWithInfo(R"({"rank": 6, "world_size": 8})", true, 502));
+    const JobDiscovery d = discoverJob({dir});
+    QCOMPARE(d.ranks.size(), size_t(2));
+    QCOMPARE(d.ranks[0].rank, int64_t(5));
+    QCOMPARE(d.ranks[0].devicePath, before);
+    QCOMPARE(d.ranks[1].rank, int64_t(6));
+    QCOMPARE(d.ranks[1].devicePath, after);
+    int warned = 0;
+    for (const Diagnostic &x : d.diagnostics.items())
+        if (x.code == "job.rank_name_mismatch") {
+            QVERIFY(x.severity == Severity::Warning);
+            QVERIFY(x.file == before || x.file == after);
+            const bool first = x.file == before;
+            QVERIFY2(x.message.find(first ? "says rank 3" : "says rank 4") != std::string::npos, x.message.c_str());
+            QVERIFY2(x.message.find(first ? "rank 5 was used" : "rank 6 was used") != std::string::npos,
+                     x.message.c_str());
+            ++warned;
+        }
+    QCOMPARE(warned, 2);
+}
+
+void TestJobDiscovery::sameFolderTwice()
+{
+    const std::string dir = testutil::tempDir();
+    put(dir, "job/rank0.json", device(0, 2, 501));
+    put(dir, "job/sub/rank1.json", device(1, 2, 502));
+    const std::string job = dir + "/job";
+    const JobDiscovery d = discoverJob({job, job + "/.", job + "/sub", dir + "/job/../job/"});
+    QCOMPARE(d.files.size(), size_t(2));
+    QCOMPARE(d.ranks.size(), size_t(2));
+    QVERIFY(!d.diagnostics.hasErrors()); // no false job.duplicate_rank, no job.no_traces for the repeats
+}
+
+void TestJobDiscovery::sameFileTwice()
+{
+    // A file named twice (a path, a symlink, a hard link) is one file.
+    const std::string dir = testutil::tempDir();
+    const std::string real = put(dir, "job/rank0.json", device(0, 1));
+    std::filesystem::create_symlink(real, dir + "/job/link.json");
+    std::filesystem::create_hard_link(real, dir + "/job/hard.json");
+    const JobDiscovery d = discoverJob({dir + "/job", real, dir + "/job/./rank0.json"});
+    QCOMPARE(d.files.size(), size_t(1));
+    QCOMPARE(d.ranks.size(), size_t(1));
+    QVERIFY(!d.diagnostics.hasErrors());
+}
+
+void TestJobDiscovery::symlinkedFolders()
+{
+    // Symbolic links to folders are followed (documented), each folder searched once:
+    // a link into the tree, a link out of it, and a loop neither double-count nor hang.
+    const std::string dir = testutil::tempDir();
+    put(dir, "job/real/rank0.json", device(0, 2, 501));
+    const std::string outside = put(dir, "elsewhere/rank1.json", device(1, 2, 502));
+    namespace fs = std::filesystem;
+    fs::create_directory_symlink(dir + "/job/real", dir + "/job/alias");
+    fs::create_directory_symlink(dir + "/elsewhere", dir + "/job/more");
+    fs::create_directory_symlink(dir + "/job", dir + "/job/real/loop");
+    const JobDiscovery d = discoverJob({dir + "/job"});
+    QCOMPARE(d.ranks.size(), size_t(2));
+    QCOMPARE(name(d.ranks[1].devicePath), std::string("rank1.json"));
+    QVERIFY(!d.diagnostics.hasErrors());
+    QVERIFY(find(d, "job.symlink_seen")); // said, not silent
+    // A folder holding only a link to a folder of traces is not "without traces".
+    fs::create_directories(dir + "/only");
+    fs::create_directory_symlink(dir + "/elsewhere", dir + "/only/link");
+    const JobDiscovery e = discoverJob({dir + "/only"});
+    QCOMPARE(e.ranks.size(), size_t(1));
+    QVERIFY(!find(e, "job.no_traces"));
+}
+
+void TestJobDiscovery::unreadableSubfolder()
+{
+    if (::geteuid() == 0)
+        QSKIP("running as root: every folder is readable");
+    const std::string dir = testutil::tempDir();
+    put(dir, "job/rank0.json", device(0, 2, 501));
+    put(dir, "job/locked/rank1.json", device(1, 2, 502));
+    namespace fs = std::filesystem;
+    fs::permissions(dir + "/job/locked", fs::perms::none);
+    const JobDiscovery d = discoverJob({dir + "/job"});
+    fs::permissions(dir + "/job/locked", fs::perms::owner_all);
+    const Diagnostic *e = find(d, "job.unreadable");
+    QVERIFY(e && e->severity == Severity::Error && e->file == dir + "/job/locked");
+    QVERIFY2(e->message.find("Permission denied") != std::string::npos, e->message.c_str());
+    QVERIFY(!find(d, "job.no_traces"));
+    QCOMPARE(d.ranks.size(), size_t(1));
+}
+
+void TestJobDiscovery::ownOutputsAreSkipped()
+{
+    // An earlier run's outputs in the job folder: an ET+ (a host trace) listed in the folder's
+    // output list, an overlay (a Kineto trace of rank 0 too) and reports. None is a trace to analyse.
+    const std::string dir = testutil::tempDir();
+    const std::string d0 = put(dir, "rank0.kineto.json", device(0, 1, 501));
+    const std::string h0 = put(dir, "rank0.et.json", host(501));
+    put(dir, "trace.0.json", host(501));                      // would be a second host of rank 0
+    put(dir, "trace.0.overlay.json", device(0, 1, 501));      // would be a second rank 0
+    put(dir, "trace.0.critical_path.json", R"({"tool": "syncscope", "version": "0.1.0"})");
+    put(dir, std::string(kOutputManifestName), "# list\ntrace.0.json\n");
+    const std::string report = put(dir, "job.json", "{\n  \"job\": {\n    \"syncscope_version\": \"0.1.0\"}}");
+    const std::string pair = put(dir, "pair.json", "{\n  \"syncscope\": {\"version\": \"0.1.0\"}}");
+    const JobDiscovery d = discoverJob({dir});
+    QCOMPARE(d.ranks.size(), size_t(1));
+    QCOMPARE(d.ranks[0].devicePath, d0);
+    QCOMPARE(d.ranks[0].hostPath, h0);
+    QVERIFY(!d.diagnostics.hasErrors());
+    QVERIFY(!find(d, "job.not_a_trace"));
+    const Diagnostic *w = find(d, "job.own_output");
+    QVERIFY(w && w->message.find("3 file(s) Syncscope wrote") != std::string::npos);
+    QCOMPARE(d.ownOutputs.size(), size_t(5));
+    // The list is written by recordOwnOutputs, merged with what it held.
+    QCOMPARE(recordOwnOutputs(dir, {"trace.1.json", "bad/name"}), std::string());
+    const std::string list = testutil::readText(dir + "/" + kOutputManifestName);
+    QVERIFY(list.find("\ntrace.0.json\n") != std::string::npos && list.find("\ntrace.1.json\n") != std::string::npos);
+    QVERIFY(list.find("bad/name") == std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(TestJobDiscovery)

@@ -31,8 +31,8 @@ QString jobSummaryLine(const JobData &job)
     if (job.analysis.clockReferenceRank >= 0)
         ranks += QObject::tr(", clocks aligned on rank %1").arg(job.analysis.clockReferenceRank);
     parts << ranks;
-    if (!job.discovery.missingRanks.empty())
-        parts << QObject::tr("%n rank(s) missing", nullptr, int(job.discovery.missingRanks.size()));
+    if (job.discovery.missingRankCount > 0)
+        parts << QObject::tr("%n rank(s) missing", nullptr, int(job.discovery.missingRankCount));
     parts << QObject::tr("%n collective(s) matched", nullptr, int(job.analysis.collectives.size()));
     if (!job.analysis.stragglers.empty()) {
         const int64_t top = job.analysis.stragglers.front();
