@@ -151,6 +151,31 @@ bool prepareOutputDir(const JobCli &job, std::string &error)
     return true;
 }
 
+int prepareJobOutputs(const JobCli &job, const JobDiscovery &discovery, std::string &error)
+{
+    const std::vector<JobOutputFile> outputs = jobOutputFiles(discovery.ranks, job.run.outputs, job.reportPath);
+    error = jobOutputConflict(discovery, job.inputs, outputs);
+    if (!error.empty())
+        return ExitUsage;
+    if (!prepareOutputDir(job, error))
+        return ExitOutput;
+    const std::string &dir = job.run.outputs.dir;
+    if (dir.empty())
+        return ExitOk;
+    // The output list goes first: files of a run cut short are still known as ours.
+    std::vector<std::string> names;
+    std::error_code dirEc;
+    const fs::path target = fs::weakly_canonical(fs::absolute(dir, dirEc), dirEc);
+    for (const JobOutputFile &o : outputs) {
+        std::error_code ec;
+        const fs::path p = fs::weakly_canonical(fs::absolute(o.path), ec);
+        if (!ec && p.parent_path() == target && p.filename() != kOutputManifestName)
+            names.push_back(p.filename().string());
+    }
+    error = recordOwnOutputs(dir, names);
+    return error.empty() ? ExitOk : ExitOutput;
+}
+
 // Each rank's .et gets its start offset in the job on its first node (issue 21):
 // ASTRA-sim starts every rank at 0, the measured ranks did not.
 void markRankStartOffsets(const std::vector<RankSummary> &ranks, JobAnalysis &analysis)
@@ -227,13 +252,13 @@ int runBatchJob(const CliArgs &args, const CliRequest &request)
         std::cerr << "syncscope: " << error << "\nTry 'syncscope --help' for more information.\n";
         return ExitUsage;
     }
-    if (!prepareOutputDir(job, error)) {
-        std::cerr << "syncscope: error: " << error << "\n";
-        return ExitOutput;
-    }
     JobTiming timing;
     timing.workers = job.run.workers;
     const JobDiscovery discovery = discoverJobInputs(job);
+    if (const int code = prepareJobOutputs(job, discovery, error); code != ExitOk) {
+        std::cerr << "syncscope: " << (code == ExitUsage ? "" : "error: ") << error << "\n";
+        return code;
+    }
     timing.discoverySeconds = secondsSince(t0);
     const auto t1 = std::chrono::steady_clock::now();
     const std::vector<RankSummary> ranks = runJobRanks(discovery.ranks, job.run);

@@ -35,6 +35,12 @@ JobDiscovery discoverJobInputs(const JobCli &job);
 // Creates --output-dir; false with a message.
 bool prepareOutputDir(const JobCli &job, std::string &error);
 
+// Before anything is written: checks that no output of the run names an input
+// or another output (ExitUsage), creates --output-dir and records the files the
+// run writes there in its output list (ExitOutput when either fails). Returns
+// ExitOk, or the exit code with the message in `error`.
+int prepareJobOutputs(const JobCli &job, const JobDiscovery &discovery, std::string &error);
+
 // The cross-rank analysis of the finished ranks, the report (--report) and the
 // summary on stderr. Returns the job's exit code.
 int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vector<RankSummary> &ranks,

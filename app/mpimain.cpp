@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -100,46 +101,84 @@ std::string gatherToRoot(const std::string &mine, int me, int processes)
     return all;
 }
 
+// Every process checks the command line itself; before any collective work they
+// agree on the outcome, so a usage error seen by any process (they may be given
+// different arguments: mpirun A : B) ends every process with the same code
+// instead of leaving the others waiting in a collective. Process 0 prints the
+// message, the lowest failing process's (sent to it when it is not its own).
+// Returns the agreed code: ExitOk to go on, kStop after --help/--version.
+constexpr int kStop = -1;
+
+int agree(int mine, const std::string &message, int me)
+{
+    int local[2] = {mine > 0 ? mine : 0, mine == kStop ? 1 : 0}, all[2] = {0, 0};
+    MPI_Allreduce(local, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (all[0] == 0)
+        return all[1] ? kStop : ExitOk;
+    int failing = mine > 0 ? me : std::numeric_limits<int>::max(), first = 0;
+    MPI_Allreduce(&failing, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    std::string text = message;
+    if (first != 0) { // the message is on another process: bring it to process 0
+        if (me == first) {
+            MPI_Send(text.data(), static_cast<int>(std::min<size_t>(text.size(), 1 << 20)), MPI_CHAR, 0, 0,
+                     MPI_COMM_WORLD);
+        } else if (me == 0) {
+            MPI_Status st;
+            int n = 0;
+            MPI_Probe(first, 0, MPI_COMM_WORLD, &st);
+            MPI_Get_count(&st, MPI_CHAR, &n);
+            text.assign(static_cast<size_t>(std::max(n, 0)), '\0');
+            MPI_Recv(text.data(), n, MPI_CHAR, first, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            text = "(MPI process " + std::to_string(first) + ") " + text;
+        }
+    }
+    if (me == 0)
+        std::cerr << "syncscope-mpi: " << text << "\n";
+    return all[0];
+}
+
 int runMpi(const std::vector<std::string> &argv, const char *argv0, int me, int processes)
 {
     const auto t0 = std::chrono::steady_clock::now();
     const CliArgs args = parseCli(argv);
-    auto usage = [&](const std::string &message) {
-        if (me == 0)
-            std::cerr << "syncscope-mpi: " << message << "\nTry 'syncscope --help' for more information.\n";
-        return static_cast<int>(ExitUsage);
-    };
-    if (!args.error.empty())
-        return usage(args.error);
-    if (args.has("--help") || args.has("--version")) {
+    const std::string tryHelp = "\nTry 'syncscope --help' for more information.";
+    CliRequest request;
+    std::string error;
+    JobCli job;
+    int local = ExitOk;
+    if (!args.error.empty()) {
+        local = ExitUsage;
+        error = args.error + tryHelp;
+    } else if (args.has("--help") || args.has("--version")) {
         if (me == 0)
             std::cout << (args.has("--help") ? "Usage: mpirun -np P syncscope-mpi --job DIR --report FILE "
                                                "[--output-dir OUT] [options]\nThe options are syncscope's "
                                                "(syncscope --help, section Job).\n"
                                              : versionText());
-        return ExitOk;
+        local = kStop;
+    } else if (!args.has("--job")) {
+        local = ExitUsage;
+        error = "--job DIR is required" + tryHelp;
+    } else if (!buildCliRequest(args, argv0, request, error) || !buildJobCli(args, request, 1, job, error)) {
+        // One rank at a time per process unless --jobs says otherwise: MPI places the processes.
+        local = ExitUsage;
+        error += tryHelp;
     }
-    if (!args.has("--job"))
-        return usage("--job DIR is required");
-    CliRequest request;
-    std::string error;
-    JobCli job;
-    // One rank at a time per process unless --jobs says otherwise: MPI places the processes.
-    if (!buildCliRequest(args, argv0, request, error) || !buildJobCli(args, request, 1, job, error))
-        return usage(error);
+    if (const int agreed = agree(local, error, me); agreed != ExitOk)
+        return agreed == kStop ? ExitOk : agreed;
 
-    // Process 0 finds the ranks; the others get the list.
+    // Process 0 finds the ranks, checks the outputs against the inputs and
+    // prepares the output folder; the others get the outcome, then the list.
     int status = ExitOk;
     JobDiscovery discovery;
     std::string list;
     if (me == 0) {
-        if (!prepareOutputDir(job, error)) {
-            std::cerr << "syncscope-mpi: error: " << error << "\n";
-            status = ExitOutput;
-        } else {
-            discovery = discoverJobInputs(job);
+        discovery = discoverJobInputs(job);
+        status = prepareJobOutputs(job, discovery, error);
+        if (status != ExitOk)
+            std::cerr << "syncscope-mpi: " << (status == ExitUsage ? "" : "error: ") << error << "\n";
+        else
             list = encodeRanks(discovery.ranks);
-        }
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (status != ExitOk)

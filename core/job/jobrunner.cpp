@@ -2,10 +2,13 @@
 #include "jobrunner.h"
 
 #include "parallel.h"
+#include "io/outputfile.h"
 #include "session/exitcodes.h"
 
 #include <filesystem>
+#include <map>
 #include <mutex>
+#include <sys/stat.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -50,6 +53,84 @@ RankOutputPaths jobRankOutputPaths(const JobOutputOptions &o, const JobRank &r)
         p.overlay = rankFile(o, r, ".overlay.json");
     p.overlayAllEvents = o.overlayAllEvents;
     return p;
+}
+
+std::vector<JobOutputFile> jobOutputFiles(const std::vector<JobRank> &ranks, const JobOutputOptions &outputs,
+                                          const std::string &reportPath)
+{
+    std::vector<JobOutputFile> out;
+    if (!outputs.dir.empty()) {
+        out.push_back({(std::filesystem::path(outputs.dir) / kOutputManifestName).string(),
+                       "the list of the files written there"});
+        for (const JobRank &r : ranks) {
+            const RankOutputPaths p = jobRankOutputPaths(outputs, r);
+            const std::string who = "rank " + std::to_string(r.rank) + "'s ";
+            for (const auto &[path, what] : {std::pair{&p.etPlus, "ET+"}, std::pair{&p.chakraEt, "Chakra .et"},
+                                             std::pair{&p.criticalPath, "critical path"},
+                                             std::pair{&p.overlay, "overlay"}})
+                if (!path->empty())
+                    out.push_back({*path, who + what + " output"});
+        }
+    }
+    if (!reportPath.empty())
+        out.push_back({reportPath, "the --report"});
+    return out;
+}
+
+std::string jobOutputConflict(const JobDiscovery &discovery, const std::vector<std::string> &jobInputs,
+                              const std::vector<JobOutputFile> &outputs)
+{
+    struct Entry {
+        const std::string *path;
+        std::string role;
+        bool output;
+    };
+    std::vector<Entry> entries;
+    std::map<std::string, std::string> rankRole;
+    for (const JobRank &r : discovery.ranks) {
+        if (!r.devicePath.empty())
+            rankRole[r.devicePath] = "rank " + std::to_string(r.rank) + "'s device trace";
+        if (!r.hostPath.empty())
+            rankRole[r.hostPath] = "rank " + std::to_string(r.rank) + "'s host execution trace";
+    }
+    for (const std::string &in : jobInputs)
+        entries.push_back({&in, "the --job input", false});
+    for (const JobTraceFile &f : discovery.files) {
+        if (f.ownOutput)
+            continue; // a report of an earlier run: replacing it is what a rerun does
+        const auto it = rankRole.find(f.path);
+        entries.push_back({&f.path, it != rankRole.end() ? it->second : "an input file of the job", false});
+    }
+    for (const JobOutputFile &o : outputs)
+        entries.push_back({&o.path, o.role, true});
+
+    // Each entry under the file it writes to (or reads), and its inode when it exists.
+    std::map<std::string, size_t> byTarget;
+    std::map<std::pair<dev_t, ino_t>, size_t> byInode;
+    auto clash = [&](const Entry &a, const Entry &b) -> std::string {
+        const std::string an = a.role + " (" + *a.path + ")", bn = b.role + " (" + *b.path + ")";
+        if (!a.output) // inputs come first: b is the output
+            return bn + " would replace " + an + "; nothing was written. Choose another --output-dir, --prefix "
+                                                 "or --report";
+        return an + " and " + bn + " name the same file; nothing was written. Give each output its own path";
+    };
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const Entry &e = entries[i];
+        struct stat st {};
+        const bool exists = ::stat(e.path->c_str(), &st) == 0;
+        if (exists && S_ISCHR(st.st_mode))
+            continue; // /dev/null and the like: written through, nothing is lost
+        const auto [t, freshTarget] = byTarget.emplace(outputTargetPath(*e.path), i);
+        size_t other = freshTarget ? i : t->second;
+        if (exists) {
+            const auto [n, freshInode] = byInode.emplace(std::pair{st.st_dev, st.st_ino}, i);
+            if (other == i && !freshInode)
+                other = n->second;
+        }
+        if (other != i && (e.output || entries[other].output))
+            return clash(entries[other], e);
+    }
+    return {};
 }
 
 RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options)

@@ -35,6 +35,27 @@ struct JobRunOptions {
 // The files one rank gets under --output-dir (empty paths: not written).
 RankOutputPaths jobRankOutputPaths(const JobOutputOptions &outputs, const JobRank &rank);
 
+// One file a job run writes, and what it is ("rank 3's ET+").
+struct JobOutputFile {
+    std::string path;
+    std::string role;
+};
+
+// Every file a job run writes: each rank's files under outputs.dir (empty
+// paths are not written), the output list there (kOutputManifestName) and the
+// report (`reportPath`, when not empty).
+std::vector<JobOutputFile> jobOutputFiles(const std::vector<JobRank> &ranks, const JobOutputOptions &outputs,
+                                          const std::string &reportPath);
+
+// The rule of a job run, checked before anything is written: no output names
+// an input (any file discovery read, any --job path; own outputs it skipped
+// excepted) or another output of the run, compared as the files they write to
+// (symlinks, "." and ".." resolved, then device and inode for existing files;
+// character devices such as /dev/null are exempt). Returns the first clash as
+// a sentence naming both roles and paths, empty when there is none.
+std::string jobOutputConflict(const JobDiscovery &discovery, const std::vector<std::string> &jobInputs,
+                              const std::vector<JobOutputFile> &outputs);
+
 // One rank: pipeline, per-rank files, summary; its traces are freed on return.
 // Never throws: an internal failure is the rank's exit code and diagnostic.
 RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options);

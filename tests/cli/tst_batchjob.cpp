@@ -3,6 +3,10 @@
 // files under --output-dir, the job report's keys, the exit code of a job with
 // a broken rank (the healthy ranks are still analysed, nothing is written
 // half), the usage errors of job mode, and MPI writing the same report.
+// Issue 22: no output of a run names an input or another output (checked before
+// anything is written, exit 2), a rerun never takes the earlier outputs as
+// traces, hostile headers stay small and fast, odd file names still give a valid
+// report, and an MPI usage error on any process ends every process.
 #include "export/chakrapatch.h"
 #include "export/chakrareader.h"
 #include "testutil.h"
@@ -17,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <cmath>
+#include <map>
 
 namespace fs = std::filesystem;
 
@@ -86,6 +91,36 @@ std::vector<std::string> listDir(const std::string &dir)
     return names;
 }
 
+// The files of a folder and their bytes, to show nothing was written or replaced.
+std::map<std::string, std::string> snapshot(const std::string &dir)
+{
+    std::map<std::string, std::string> files;
+    for (const auto &e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file())
+            files[e.path().string()] = testutil::readText(e.path().string());
+    return files;
+}
+
+// Removes a folder whose file names QTemporaryDir cannot (non-UTF-8 bytes).
+struct RemoveWhenDone {
+    std::string dir;
+    ~RemoveWhenDone()
+    {
+        std::error_code ec;
+        fs::remove_all(dir, ec);
+    }
+};
+
+// A small Kineto trace of `rank` whose distributedInfo.world_size is the raw JSON `world`.
+std::string tinyDevice(int rank, const std::string &world)
+{
+    return R"({"distributedInfo": {"backend": "nccl", "rank": )" + std::to_string(rank) + R"(, "world_size": )" +
+           world + R"(}, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": )" +
+           std::to_string(100 + rank) + R"(, "tid": 1, "ts": 1700000000000000, "dur": 10}, {"ph": "X", "cat": )"
+           R"("kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1700000000000002, "dur": 3, "args": {"stream": 7, )"
+           R"("correlation": 1}}]})";
+}
+
 const nlohmann::json *rankRow(const nlohmann::json &report, int rank)
 {
     for (const auto &row : report["ranks"])
@@ -109,6 +144,13 @@ private slots:
     void directoryWithoutTraces();
     void reportNeverOverwritesAnInput();
     void mpiWritesTheSameReport();
+    void outputNeverReplacesAnotherRanksInput();
+    void reportNeverReplacesARankOutput();
+    void rerunIgnoresEarlierOutputs();
+    void hostileHeadersStaySmall();
+    void nonUtf8FileNames();
+    void mpiUsageErrorOnOneProcess();
+    void mpiRefusesAnOutputOverAnInput();
 };
 
 void TestBatchJob::usageErrors_data()
@@ -156,8 +198,15 @@ void TestBatchJob::twoRankJobEndToEnd()
     const Run r = runSyncscope({"--batch", "--job", q(job), "--jobs", "2", "--output-dir", q(out), "--prefix", "dlrm",
                              "--chakra-et", "--critical-path", "--report", q(report)});
     QVERIFY2(r.code == 0, qPrintable(r.err));
-    QCOMPARE(listDir(out), (std::vector<std::string>{"dlrm.0.critical_path.json", "dlrm.0.et", "dlrm.0.json",
-                                                     "dlrm.1.critical_path.json", "dlrm.1.et", "dlrm.1.json"}));
+    const std::vector<std::string> files = {"dlrm.0.critical_path.json", "dlrm.0.et", "dlrm.0.json",
+                                            "dlrm.1.critical_path.json", "dlrm.1.et", "dlrm.1.json"};
+    std::vector<std::string> withList = files;
+    withList.insert(withList.begin(), ".syncscope-outputs");
+    QCOMPARE(listDir(out), withList);
+    // The output list names every file the run wrote there (a later --job skips them).
+    const std::string list = testutil::readText(out + "/.syncscope-outputs");
+    for (const auto &f : files)
+        QVERIFY2(list.find("\n" + f + "\n") != std::string::npos, f.c_str());
     QVERIFY(readJson(out + "/dlrm.1.json").contains("nodes")); // ET+
 
     const nlohmann::json j = readJson(report);
@@ -172,7 +221,8 @@ void TestBatchJob::twoRankJobEndToEnd()
     QCOMPARE(j["job"]["world_size"], 8);
     QCOMPARE(j["job"]["ranks_found"], 2);
     QCOMPARE(j["job"]["ranks"], nlohmann::json::array({0, 1}));
-    QCOMPARE(j["job"]["missing_ranks"].size(), size_t(6));
+    QCOMPARE(j["job"]["missing_ranks"], nlohmann::json::parse("[[2, 7]]")); // ranges, first and last
+    QCOMPARE(j["job"]["missing_rank_count"], 6);
     QCOMPARE(j["job"]["clock_reference_rank"], 0);
     QCOMPARE(j["ranks"].size(), size_t(2));
     for (const auto &row : j["ranks"]) {
@@ -187,7 +237,7 @@ void TestBatchJob::twoRankJobEndToEnd()
     QVERIFY(rankRow(j, 1)->at("device").get<std::string>().find("rank1.kineto.json.gz") != std::string::npos);
     QVERIFY(j["timing"].contains("total_s"));
     // The text summary: the per-rank table and the job's problems.
-    QVERIFY2(r.err.contains("crit path ms") && r.err.contains("missing: 2, 3, 4, 5, 6, 7"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("crit path ms") && r.err.contains("missing: 2-7 (6 rank(s))"), qPrintable(r.err));
 }
 
 void TestBatchJob::realEightRankJob()
@@ -202,6 +252,7 @@ void TestBatchJob::realEightRankJob()
     const nlohmann::json j = readJson(report);
     QCOMPARE(j["job"]["ranks_found"], 8);
     QCOMPARE(j["job"]["missing_ranks"].size(), size_t(0));
+    QCOMPARE(j["job"]["missing_rank_count"], 0);
     double latest = 0;
     for (int rank = 0; rank < 8; ++rank) {
         QVERIFY(fs::exists(out + "/trace." + std::to_string(rank) + ".json"));
@@ -274,7 +325,7 @@ void TestBatchJob::brokenRankDoesNotStopTheOthers()
     QVERIFY(!broken["diagnostics"].empty());
     QVERIFY(broken["diagnostics"][0]["message"].get<std::string>().find("rank2.kineto.json.gz") != std::string::npos);
     // The healthy ranks' files, nothing for the broken one, no temporary leftovers.
-    QCOMPARE(listDir(out), (std::vector<std::string>{"trace.0.json", "trace.1.json"}));
+    QCOMPARE(listDir(out), (std::vector<std::string>{".syncscope-outputs", "trace.0.json", "trace.1.json"}));
 }
 
 void TestBatchJob::directoryWithoutTraces()
@@ -294,8 +345,10 @@ void TestBatchJob::reportNeverOverwritesAnInput()
     const std::string input = job + "/rank0.et.json.gz";
     const std::string before = testutil::readText(input);
     const Run r = runSyncscope({"--batch", "--job", q(job), "--report", q(input), "--quiet"});
-    QCOMPARE(r.code, 5);
-    QVERIFY2(r.err.contains("refusing to overwrite an input"), qPrintable(r.err));
+    // Checked before anything is written, as a usage error naming both roles (issue 22).
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("the --report (" + q(input) + ") would replace rank 0's host execution trace"),
+             qPrintable(r.err));
     QCOMPARE(testutil::readText(input), before);
 }
 
@@ -326,6 +379,184 @@ void TestBatchJob::mpiWritesTheSameReport()
     QString textA = q(dumpA).replace(q(one), "OUT"), textB = q(dumpB).replace(q(two), "OUT");
     QCOMPARE(textB, textA);
     QCOMPARE(listDir(two), listDir(one));
+#endif
+}
+
+void TestBatchJob::outputNeverReplacesAnotherRanksInput()
+{
+    // --output-dir is the job folder and rank 1's device trace is named x.0.json: with
+    // --prefix x, rank 0's ET+ would be x.0.json. It once replaced rank 1's input (exit 0;
+    // with --jobs 2 it raced with rank 1's read). Now nothing is written at all.
+    const std::string job = twoRankJob();
+    testutil::writeText(job + "/x.0.json", testutil::readText(job + "/rank1.kineto.json.gz"));
+    fs::remove(job + "/rank1.kineto.json.gz");
+    const auto before = snapshot(job);
+    const Run r = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(job), "--prefix", "x", "--jobs", "2",
+                                "--chakra-et", "--critical-path", "--overlay", "--report", q(job + "/job.json")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("rank 0's ET+ output (" + q(job) + "/x.0.json) would replace rank 1's device trace"),
+             qPrintable(r.err));
+    QVERIFY(snapshot(job) == before); // no output, no output list, the input intact
+    // Another spelling of the same folder (a symlink, "..", ".") is the same folder.
+    const std::string tmp = testutil::tempDir();
+    fs::create_directory_symlink(job, tmp + "/alias");
+    fs::create_directories(tmp + "/sub");
+    const std::string alias = tmp + "/sub/../alias/.";
+    QCOMPARE(runSyncscope({"--batch", "--job", q(job), "--output-dir", q(alias), "--prefix", "x", "--quiet"}).code, 2);
+    QVERIFY(snapshot(job) == before);
+}
+
+void TestBatchJob::reportNeverReplacesARankOutput()
+{
+    // Pair mode refuses two outputs naming one file; job mode once let --report replace a rank's ET+.
+    const std::string job = twoRankJob();
+    const std::string out = testutil::tempDir() + "/out";
+    const Run r = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(out), "--report",
+                                q(out + "/../out/./trace.1.json")});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("rank 1's ET+ output (" + q(out) + "/trace.1.json) and the --report") &&
+                 r.err.contains("name the same file"),
+             qPrintable(r.err));
+    QVERIFY(!fs::exists(out)); // checked before the folder was even created
+    // The output list of the folder is an output too.
+    QCOMPARE(runSyncscope({"--batch", "--job", q(job), "--output-dir", q(out), "--report", q(out + "/.syncscope-outputs")})
+                 .code,
+             2);
+}
+
+void TestBatchJob::rerunIgnoresEarlierOutputs()
+{
+    // A second run with another --output-dir inside the job folder once took the first run's
+    // ET+ and overlays as traces (a second host and device per rank) and dropped the real ones.
+    const std::string job = twoRankJob();
+    const Run first = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(job + "/out1"), "--critical-path",
+                                    "--overlay", "--report", q(job + "/out1/job.json"), "--quiet"});
+    QVERIFY2(first.code == 0, qPrintable(first.err));
+    QVERIFY(fs::exists(job + "/out1/trace.1.overlay.json") && fs::exists(job + "/out1/.syncscope-outputs"));
+    const std::string report = testutil::tempDir() + "/second.json";
+    const Run second = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(job + "/out2"), "--report",
+                                     q(report), "--quiet"});
+    QVERIFY2(second.code == 0, qPrintable(second.err));
+    const nlohmann::json j = readJson(report);
+    QCOMPARE(j["ranks"].size(), size_t(2));
+    for (int rank : {0, 1}) {
+        const std::string dev = rankRow(j, rank)->at("device").get<std::string>();
+        const std::string host = rankRow(j, rank)->at("host").get<std::string>();
+        QCOMPARE(dev, job + "/rank" + std::to_string(rank) + ".kineto.json.gz");
+        QCOMPARE(host, job + "/rank" + std::to_string(rank) + ".et.json.gz");
+    }
+    bool said = false;
+    for (const auto &d : j["job"]["diagnostics"]) {
+        QVERIFY2(d["code"] != "job.duplicate_rank", qPrintable(q(d.dump())));
+        said |= d["code"] == "job.own_output" && d["message"].get<std::string>().find("out1") != std::string::npos;
+    }
+    QVERIFY(said);
+    // --output-dir the job folder itself, twice: the second run is as clean as the first.
+    for (int run = 0; run < 2; ++run) {
+        const Run r = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(job), "--report", q(report), "--quiet"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(readJson(report)["ranks"].size(), size_t(2));
+    }
+}
+
+void TestBatchJob::hostileHeadersStaySmall()
+{
+    // world_size 1e18 in a 3 KB trace once took a minute, 1.5 GB and wrote a 257 MB report.
+    const std::string job = testutil::tempDir() + "/job";
+    fs::create_directories(job);
+    testutil::writeText(job + "/rank0.json", tinyDevice(0, "1e18"));
+    testutil::writeText(job + "/rank1.json", tinyDevice(1, "1e18"));
+    const std::string report = testutil::tempDir() + "/job.json";
+    Run r = runSyncscope({"--batch", "--job", q(job), "--report", q(report), "--quiet"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    nlohmann::json j = readJson(report);
+    QVERIFY(j["job"]["world_size"].is_null());
+    QCOMPARE(j["job"]["missing_rank_count"], 0);
+    QVERIFY(fs::file_size(report) < 64 * 1024);
+    // The largest world_size taken, two ranks found: the missing ones are one range.
+    testutil::writeText(job + "/rank0.json", tinyDevice(0, "1048576"));
+    testutil::writeText(job + "/rank1.json", tinyDevice(1, "1048576"));
+    r = runSyncscope({"--batch", "--job", q(job), "--report", q(report)});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    j = readJson(report);
+    QCOMPARE(j["job"]["missing_ranks"], nlohmann::json::parse("[[2, 1048575]]"));
+    QCOMPARE(j["job"]["missing_rank_count"], 1048574);
+    QVERIFY(fs::file_size(report) < 64 * 1024);
+    QVERIFY2(r.err.size() < 4000 && r.err.contains("missing: 2-1048575 (1048574 rank(s))"), qPrintable(r.err));
+}
+
+void TestBatchJob::nonUtf8FileNames()
+{
+    // File names are bytes: one that is not UTF-8 once made the report fail with "internal error".
+    const std::string job = twoRankJob();
+    const RemoveWhenDone cleanup{job};
+    const std::string odd = job + "/rank1\xff.kineto.json.gz";
+    fs::rename(job + "/rank1.kineto.json.gz", odd);
+    fs::rename(job + "/rank1.et.json.gz", job + "/r\xfe\xc3" "ank1.et.json.gz");
+    const std::string report = testutil::tempDir() + "/job.json";
+    const Run r = runSyncscope({"--batch", "--job", q(job), "--report", q(report), "--quiet"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    const nlohmann::json j = readJson(report); // parses: valid UTF-8
+    QCOMPARE(rankRow(j, 1)->at("device").get<std::string>(), job + "/rank1\xef\xbf\xbd.kineto.json.gz");
+    QCOMPARE(rankRow(j, 1)->at("host").get<std::string>(), job + "/r\xef\xbf\xbd\xef\xbf\xbd" "ank1.et.json.gz");
+}
+
+void TestBatchJob::mpiUsageErrorOnOneProcess()
+{
+#ifndef SYNCSCOPE_MPI_BINARY
+    QSKIP("syncscope-mpi was not built (CMake found no MPI)");
+#else
+    const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+    if (mpirun.isEmpty())
+        QSKIP("mpirun is not installed");
+    // Process 1 gets a bad --jobs (mpirun A : B). It once left process 0 waiting in a broadcast
+    // for ever, printing nothing; now every process exits 2 and process 0 prints process 1's message.
+    const std::string job = twoRankJob();
+    const std::string report = testutil::tempDir() + "/job.json";
+    const QString mpi = QStringLiteral(SYNCSCOPE_MPI_BINARY);
+    const Run r = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "1", mpi, "--job", q(job),
+                                   "--report", q(report), ":", "-np", "1", mpi, "--job", q(job), "--report", q(report),
+                                   "--jobs", "0"},
+                          60000);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("(MPI process 1) --jobs takes a number of workers"), qPrintable(r.err));
+    QVERIFY(!fs::exists(report));
+    // The same error on every process: one message, exit 2.
+    const Run all = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "2", mpi, "--job", q(job),
+                                     "--jobs", "0"},
+                            60000);
+    QCOMPARE(all.code, 2);
+    QCOMPARE(all.err.count("--jobs takes a number of workers"), 1);
+#endif
+}
+
+void TestBatchJob::mpiRefusesAnOutputOverAnInput()
+{
+#ifndef SYNCSCOPE_MPI_BINARY
+    QSKIP("syncscope-mpi was not built (CMake found no MPI)");
+#else
+    const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+    if (mpirun.isEmpty())
+        QSKIP("mpirun is not installed");
+    const std::string job = twoRankJob();
+    const std::string input = job + "/rank1.kineto.json.gz";
+    const auto before = snapshot(job);
+    const Run r = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "2",
+                                   QStringLiteral(SYNCSCOPE_MPI_BINARY), "--job", q(job), "--report", q(input)},
+                          60000);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("would replace rank 1's device trace"), qPrintable(r.err));
+    QVERIFY(snapshot(job) == before);
+    // Odd file names: the report is still written (it once aborted every process).
+    const RemoveWhenDone cleanup{job};
+    fs::rename(job + "/rank1.et.json.gz", job + "/rank1\xff.et.json.gz");
+    const std::string report = testutil::tempDir() + "/job.json";
+    const Run odd = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "2",
+                                     QStringLiteral(SYNCSCOPE_MPI_BINARY), "--job", q(job), "--report", q(report),
+                                     "--quiet"},
+                            120000);
+    QVERIFY2(odd.code == 0, qPrintable(odd.err));
+    QCOMPARE(readJson(report)["ranks"].size(), size_t(2));
 #endif
 }
 
