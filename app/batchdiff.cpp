@@ -143,7 +143,9 @@ int runJobDiff(const CliArgs &args, const CliRequest &cli, const std::string &ba
         for (const auto &[rank, r] : ranks[k])
             if (!ranks[1 - k].count(rank))
                 only[k].push_back(rank);
-    int code = ExitOk;
+    // A file that did not load may hold a rank the other run has: a load failure (exit 3), not a difference.
+    const std::vector<JobDiffLoadFailure> failures = jobDiffLoadFailures(jobs[0], jobs[1]);
+    int code = failures.empty() ? ExitOk : ExitBadInput;
     std::vector<RankDiffReport> reports;
     for (const auto &[rank, a] : ranks[0]) {
         auto it = ranks[1].find(rank);
@@ -168,7 +170,7 @@ int runJobDiff(const CliArgs &args, const CliRequest &cli, const std::string &ba
                   << ", candidate " << ranks[1].size() << ")\n";
         return std::max<int>(code, ExitBadInput);
     }
-    const auto job = mergeRankDiffs(reports, only[0], only[1]);
+    const auto job = mergeRankDiffs(reports, only[0], only[1], failures);
     if (args.has("--diff-report")) {
         try {
             writeFileAtomically(args.value("--diff-report"), job.dump(1) + "\n", inputs);

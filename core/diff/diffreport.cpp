@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "diffreport.h"
 
+#include "json/utf8.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -83,7 +85,8 @@ ojson cpKeys(const TraceDiff &d, const std::vector<CpKeyDiff> &rows, bool candid
 
 ojson runJson(const Analysis &a)
 {
-    return {{"device", a.devicePath}, {"host", a.hostPath}};
+    // File names need not be UTF-8; the report must stay valid JSON (and dumpable).
+    return {{"device", validUtf8(a.devicePath)}, {"host", validUtf8(a.hostPath)}};
 }
 
 } // namespace

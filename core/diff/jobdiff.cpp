@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "jobdiff.h"
 
+#include "json/utf8.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -80,8 +82,19 @@ ojson sumByKey(const std::vector<RankDiffReport> &ranks, const std::vector<std::
 
 } // namespace
 
+std::vector<JobDiffLoadFailure> jobDiffLoadFailures(const JobDiscovery &baseline, const JobDiscovery &candidate)
+{
+    std::vector<JobDiffLoadFailure> out;
+    for (const auto &[side, job] : {std::pair{"baseline", &baseline}, std::pair{"candidate", &candidate}})
+        for (const Diagnostic &d : job->diagnostics.items())
+            if (d.severity == Severity::Error)
+                out.push_back({side, d.file, d.code, d.message});
+    return out;
+}
+
 ojson mergeRankDiffs(const std::vector<RankDiffReport> &ranks, const std::vector<int64_t> &onlyInBaseline,
-                     const std::vector<int64_t> &onlyInCandidate, size_t topChanges)
+                     const std::vector<int64_t> &onlyInCandidate, const std::vector<JobDiffLoadFailure> &loadFailures,
+                     size_t topChanges)
 {
     ojson j;
     j["tool"] = "syncscope";
@@ -190,6 +203,13 @@ ojson mergeRankDiffs(const std::vector<RankDiffReport> &ranks, const std::vector
         topList.push_back(std::move(t));
     }
     j["top_changes"] = topList;
+    ojson failures = ojson::array();
+    for (const JobDiffLoadFailure &f : loadFailures)
+        failures.push_back({{"side", f.side},
+                            {"file", f.file.empty() ? ojson(nullptr) : ojson(validUtf8(f.file))},
+                            {"code", f.code},
+                            {"message", validUtf8(f.message)}});
+    j["load_failures"] = failures;
     return j;
 }
 
@@ -215,6 +235,11 @@ std::string formatJobDiffSummary(const ojson &j)
     for (const char *side : {"ranks_only_in_baseline", "ranks_only_in_candidate"})
         if (!j.at(side).empty())
             s += std::string("  ") + side + ": " + j.at(side).dump() + "\n";
+    if (j.contains("load_failures") && !j.at("load_failures").empty()) {
+        s += "  load failures (a rank in them may be one listed above as in one run only):\n";
+        for (const ojson &f : j.at("load_failures"))
+            s += "    " + f.at("side").get<std::string>() + ": " + f.at("message").get<std::string>() + "\n";
+    }
     s += "\nper rank: critical path baseline -> candidate (delta)\n";
     for (const ojson &r : j.at("ranks")) {
         s += "  rank " + std::to_string(r.at("rank").get<int64_t>()) + "  ";

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 class TestDiffCli : public QObject
 {
     Q_OBJECT
@@ -23,6 +25,8 @@ private slots:
     void windowMissingIsAnAnalysisError();
     void windowNarrowsBothRuns();
     void criticalPathFailureIsAnAnalysisError();
+    void jobDiffRankThatFailedToLoad();
+    void jobDiffNonUtf8FileNames();
 };
 
 namespace {
@@ -38,6 +42,20 @@ int run(const QStringList &args, QString *out = nullptr, QString *err = nullptr)
     if (err)
         *err = QString::fromUtf8(p.readAllStandardError());
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+}
+
+// DLRM ranks 0 and 1 (real traces of one job) in DIR/NAME.
+std::string dlrmJob(const std::string &dir, const std::string &name)
+{
+    const std::string job = dir + "/" + name;
+    std::filesystem::create_directories(job);
+    for (const char *rank : {"0", "1"})
+        for (const char *kind : {"et", "kineto"}) {
+            const std::string file = std::string("rank") + rank + "." + kind + ".json.gz";
+            std::filesystem::copy_file(testutil::fixture(std::string("pairs/param_dlrm_rank") + rank + "/" + file),
+                                       job + "/" + file);
+        }
+    return job;
 }
 
 const QString kDevice = QStringLiteral(SYNCSCOPE_SAMPLE_DIR "/sample.kineto.json.gz");
@@ -193,6 +211,70 @@ void TestDiffCli::criticalPathFailureIsAnAnalysisError()
         QCOMPARE(doc.at("critical_path").at("available").get<bool>(), false);
         QVERIFY(!doc.at("kernels").empty());
     }
+}
+
+void TestDiffCli::jobDiffRankThatFailedToLoad()
+{
+    // The candidate's rank 1 is a truncated trace whose name states no rank (and no host trace
+    // names it): it once counted as "only in baseline" with exit 0. It is a load failure, exit 3.
+    const std::string dir = testutil::tempDir();
+    const std::string base = dlrmJob(dir, "base"), cand = dlrmJob(dir, "cand");
+    const std::string whole = testutil::readText(cand + "/rank1.kineto.json.gz");
+    std::filesystem::remove(cand + "/rank1.kineto.json.gz");
+    std::filesystem::remove(cand + "/rank1.et.json.gz");
+    testutil::writeText(cand + "/gpu_b.json", whole.substr(0, 200)); // cut before its rank is read
+    const QString report = QString::fromStdString(dir + "/diff.json");
+    QString out, err;
+    QCOMPARE(run({"--batch", "--diff", QString::fromStdString(base), QString::fromStdString(cand), "--diff-report",
+                  report},
+                 &out, &err),
+             3);
+    QVERIFY2(err.contains("candidate: " + QString::fromStdString(cand) + "/gpu_b.json: cannot be read as a trace"),
+             qPrintable(err));
+    QVERIFY2(out.contains("load failures"), qPrintable(out));
+    const auto j = nlohmann::json::parse(testutil::readText(report.toStdString()));
+    QCOMPARE(j.at("ranks").size(), size_t(1)); // rank 0 is still compared
+    QCOMPARE(j.at("load_failures").size(), size_t(1));
+    const auto &f = j.at("load_failures")[0];
+    QCOMPARE(f.at("side").get<std::string>(), std::string("candidate"));
+    QCOMPARE(f.at("code").get<std::string>(), std::string("job.unreadable"));
+    QCOMPARE(f.at("file").get<std::string>(), cand + "/gpu_b.json");
+}
+
+void TestDiffCli::jobDiffNonUtf8FileNames()
+{
+    // File names that are not UTF-8 once failed the diff report with "internal error" (exit 1).
+    const std::string dir = testutil::tempDir();
+    const std::string base = dlrmJob(dir, "base"), cand = dlrmJob(dir, "cand");
+    struct Cleanup {
+        std::string dir;
+        ~Cleanup()
+        {
+            std::error_code ec;
+            std::filesystem::remove_all(dir, ec); // QTemporaryDir cannot remove such names
+        }
+    } cleanup{dir};
+    for (const std::string &job : {base, cand})
+        std::filesystem::rename(job + "/rank1.kineto.json.gz", job + "/rank1\xff.kineto.json.gz");
+    const QString report = QString::fromStdString(dir + "/diff.json");
+    QCOMPARE(run({"--batch", "--diff", QString::fromStdString(base), QString::fromStdString(cand), "--diff-report",
+                  report, "--quiet"}),
+             0);
+    const auto j = nlohmann::json::parse(testutil::readText(report.toStdString()));
+    QCOMPARE(j.at("ranks").size(), size_t(2));
+    QCOMPARE(j.at("ranks")[1].at("baseline").at("device").get<std::string>(),
+             base + "/rank1\xef\xbf\xbd.kineto.json.gz");
+    // The same for a pair diff: the name reaches argv through the shell (QProcess takes text).
+    const std::string pair = dir + "/pair.json";
+    QProcess p;
+    p.start(QStringLiteral("/bin/sh"),
+            {"-c", "odd=\"$1$(printf '\\377').kineto.json.gz\"; exec \"$0\" --batch --diff \"$odd\" \"$odd\" "
+                   "--diff-report \"$2\" --quiet",
+             QStringLiteral(SYNCSCOPE_BINARY), QString::fromStdString(base + "/rank1"), QString::fromStdString(pair)});
+    QVERIFY(p.waitForFinished(120000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    const auto k = nlohmann::json::parse(testutil::readText(pair));
+    QCOMPARE(k.at("baseline").at("device").get<std::string>(), base + "/rank1\xef\xbf\xbd.kineto.json.gz");
 }
 
 QTEST_GUILESS_MAIN(TestDiffCli)
