@@ -31,6 +31,7 @@ private slots:
     void factorOneIsTheBaseline();
     void rulesChangeTheProjection();
     void badRuleIsRefused();
+    void hostileRulesAreRefusedAtOnce();
     void rulesFromTheSelection();
     void movedOpsJump();
     void mainWindowHasThePanel();
@@ -98,6 +99,28 @@ void TestWhatIfPanel::badRuleIsRefused()
     QVERIFY(waitForResult(panel));
     QVERIFY(!panel.result()->ok);
     QVERIFY(panel.summaryLabel()->text().contains(QStringLiteral("matches nothing")));
+}
+
+void TestWhatIfPanel::hostileRulesAreRefusedAtOnce()
+{
+    // The panel parses as the rule is entered: the issue-22 rules are refused by the
+    // parser with a short sentence (std::regex ran for minutes on ".**x" or crashed on
+    // 20,000 nested parentheses); "(.*)*x" is evaluated, linearly.
+    WhatIfPanel panel;
+    panel.setContext(m_analysis->device, m_cp);
+    const QString deep = "name~" + QString(20000, '(') + "gemm" + QString(20000, ')') + "*0.5";
+    for (const auto &[rule, says] : {std::pair<QString, QString>{"name~.**x*0.5", "RE2"},
+                                     {deep, "at most 4096 bytes"},
+                                     {"name~(a)\\99999999*0.5", "back-references"},
+                                     {"cat=kernel*1e308", "[0, 1e6]"},
+                                     {"cat=kernel=1e303s", "2^60 ns"}}) {
+        QVERIFY2(!panel.addRule(rule), qPrintable(rule.left(40)));
+        const QString text = panel.summaryLabel()->text();
+        QVERIFY2(text.contains(says) && text.size() < 1000, qPrintable(text.left(300)));
+    }
+    QVERIFY(panel.rules().isEmpty());
+    QVERIFY(panel.addRule(QStringLiteral("name~(.*)*gemm*0.5")));
+    QVERIFY(waitForResult(panel));
 }
 
 void TestWhatIfPanel::rulesFromTheSelection()
