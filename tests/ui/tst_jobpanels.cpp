@@ -724,7 +724,12 @@ void TestJobPanels::exportEveryRank()
     std::set<std::string> names;
     for (const auto &entry : fs::directory_iterator(out))
         names.insert(entry.path().filename().string());
-    QCOMPARE(names.size(), size_t(16)); // no temporary leftovers
+    QCOMPARE(names.size(), size_t(17)); // no temporary leftovers: 16 files and the folder's output list
+    QVERIFY(names.count(".syncscope-outputs"));
+    // ...so a --job over the folder does not take the exported ET+ for traces (issue 22).
+    const JobDiscovery again = discoverJob({out});
+    QVERIFY(again.ranks.empty());
+    QVERIFY(again.diagnostics.find("job.own_output"));
     for (int rank = 0; rank < 8; ++rank) {
         const std::string et = out + "/dlrm." + std::to_string(rank) + ".et";
         QVERIFY2(names.count("dlrm." + std::to_string(rank) + ".et"), et.c_str());

@@ -86,6 +86,23 @@ JobExportResult exportJob(const JobData &job, const JobExportOptions &options,
         result.exitCode = ExitOutput;
         return result;
     }
+    // The folder's output list first: a later --job on a folder holding these files skips them.
+    {
+        std::vector<std::string> names;
+        for (const JobRankData &r : job.ranks) {
+            RankOutputPaths p = jobRankOutputPaths(options.outputs, {r.rank, "-", r.summary.devicePath});
+            if (!options.etPlus)
+                p.etPlus.clear();
+            for (const std::string *f : {&p.etPlus, &p.chakraEt, &p.criticalPath, &p.overlay})
+                if (!f->empty())
+                    names.push_back(fs::path(*f).filename().string());
+        }
+        if (const std::string why = recordOwnOutputs(dir, names); !why.empty()) {
+            result.error = why;
+            result.exitCode = ExitOutput;
+            return result;
+        }
+    }
     // No file of the job may be replaced, whichever rank it belongs to.
     const std::vector<std::string> inputs = jobInputFiles(job);
     result.ranks.resize(job.ranks.size());
