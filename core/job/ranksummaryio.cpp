@@ -2,10 +2,15 @@
 // RankSummary <-> bytes (MPI transport). Little-endian fixed-width fields,
 // strings and vectors prefixed by a 32-bit count; every read is bounds-checked
 // and every count is checked against the bytes left before anything is allocated.
+// Values are checked too: a summary read back holds only what a loaded trace can
+// (a rank 0..kMaxJobWorldSize-1, times within the readers' range, finite numbers).
 #include "ranksummary.h"
+
+#include "discovery.h"
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -100,6 +105,36 @@ private:
     size_t pos = 0;
 };
 
+// The readers take ts within [-2^60, 2^62] ns and dur within +-2^60 ns; ends and
+// sums of those stay within these bounds, so any difference of two fits int64.
+constexpr int64_t kMinTimeNs = -(int64_t(1) << 61);
+constexpr int64_t kMaxTimeNs = (int64_t(1) << 62) + (int64_t(1) << 60);
+constexpr int64_t kMaxSpanNs = int64_t(1) << 62;
+
+int64_t readTime(Reader &r, const char *what)
+{
+    const int64_t v = r.num<int64_t>();
+    if (v < kMinTimeNs || v > kMaxTimeNs)
+        throw Corrupt(std::string(what) + " " + std::to_string(v) + " ns is outside the range a trace can hold");
+    return v;
+}
+
+int64_t readSpan(Reader &r, const char *what)
+{
+    const int64_t v = r.num<int64_t>();
+    if (v < -kMaxSpanNs || v > kMaxSpanNs)
+        throw Corrupt(std::string(what) + " " + std::to_string(v) + " ns is outside the range a trace can hold");
+    return v;
+}
+
+double finite(Reader &r, const char *what)
+{
+    const double v = r.num<double>();
+    if (!std::isfinite(v))
+        throw Corrupt(std::string(what) + " is not a finite number");
+    return v;
+}
+
 using Pairs = std::vector<std::pair<std::string, double>>;
 
 void writePairs(Writer &w, const Pairs &pairs)
@@ -116,7 +151,7 @@ Pairs readPairs(Reader &r)
     Pairs pairs(r.count(12, "bound-by rows"));
     for (auto &[name, value] : pairs) {
         name = r.str();
-        value = r.num<double>();
+        value = finite(r, "a bound-by share");
     }
     return pairs;
 }
@@ -260,27 +295,32 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
                           std::to_string(kVersion) + ")");
         RankSummary s;
         s.rank = r.num<int64_t>();
+        if (s.rank < 0 || s.rank >= kMaxJobWorldSize) // discovery refuses these: no summary has one
+            throw Corrupt("rank " + std::to_string(s.rank) + " is not a rank (0 to " +
+                          std::to_string(kMaxJobWorldSize - 1) + ")");
         s.worldSize = r.optional();
+        if (s.worldSize && (*s.worldSize < 1 || *s.worldSize > kMaxJobWorldSize))
+            s.worldSize.reset(); // as discovery ignores it
         s.hostPath = r.str();
         s.devicePath = r.str();
         s.exitCode = r.num<int32_t>();
         s.pid = r.num<int64_t>();
-        s.traceStartNs = r.num<int64_t>();
-        s.traceEndNs = r.num<int64_t>();
+        s.traceStartNs = readTime(r, "the trace start");
+        s.traceEndNs = readTime(r, "the trace end");
         s.baseTimeNanoseconds = r.optional();
         RankLinkStats &l = s.link;
         l.present = r.flag();
         for (int64_t *v : {&l.hostOps, &l.hostOpsLinked, &l.hostOpsWithTwin, &l.kinetoCpuOps, &l.kinetoCpuOpsLinked,
                            &l.gpuOps, &l.gpuOpsLinked})
             *v = r.num<int64_t>();
-        l.coverage = r.num<double>();
+        l.coverage = finite(r, "the link coverage");
         s.steps.resize(r.count(4 + 24 + 8 + 4, "steps"));
         for (RankStep &st : s.steps) {
             st.name = r.str();
             st.number = r.num<int64_t>();
-            st.startNs = r.num<int64_t>();
-            st.endNs = r.num<int64_t>();
-            st.criticalPathUs = r.num<double>();
+            st.startNs = readTime(r, "a step start");
+            st.endNs = readTime(r, "a step end");
+            st.criticalPathUs = finite(r, "a step's critical path");
             st.summaryPct = readPairs(r);
         }
         s.collectives.resize(r.count(16 + 64 + 8, "collectives"));
@@ -289,8 +329,13 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             c.collectiveName = r.str();
             c.processGroup = r.str();
             c.groupRanks = r.str();
-            for (int64_t *v : {&c.groupSize, &c.seq, &c.peer, &c.stream, &c.device, &c.startNs, &c.endNs, &c.launchNs})
+            for (int64_t *v : {&c.groupSize, &c.seq, &c.peer, &c.stream, &c.device})
                 *v = r.num<int64_t>();
+            c.startNs = readTime(r, "a collective start");
+            c.endNs = readTime(r, "a collective end");
+            c.launchNs = r.num<int64_t>();
+            if (c.launchNs != -1 && (c.launchNs < kMinTimeNs || c.launchNs > kMaxTimeNs))
+                throw Corrupt("a collective launch time is outside the range a trace can hold");
             c.step = r.num<int32_t>();
             if (c.step < -1 || c.step >= static_cast<int32_t>(s.steps.size()))
                 throw Corrupt("a collective names step " + std::to_string(c.step) + " of " +
@@ -303,8 +348,8 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
         for (RankCpOp &op : g.ops) {
             op.name = r.str();
             op.kind = r.str();
-            op.startNs = r.num<int64_t>();
-            op.durNs = r.num<int64_t>();
+            op.startNs = readTime(r, "a critical-path op start");
+            op.durNs = readSpan(r, "a critical-path op duration");
             op.stream = r.num<int64_t>();
             op.collective = r.num<int32_t>();
             if (op.collective < -1 || op.collective >= static_cast<int32_t>(s.collectives.size()))
@@ -312,7 +357,7 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
         }
         g.nodes.resize(r.count(13, "critical-path nodes"));
         for (RankCpNode &n : g.nodes) {
-            n.timeNs = r.num<int64_t>();
+            n.timeNs = readTime(r, "a critical-path node time");
             n.op = r.num<int32_t>();
             if (n.op < -1 || n.op >= static_cast<int32_t>(g.ops.size()))
                 throw Corrupt("a critical-path node names op " + std::to_string(n.op));
@@ -325,14 +370,14 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             e.to = r.num<int32_t>();
             if (e.from < 0 || e.from >= nodes || e.to < 0 || e.to >= nodes)
                 throw Corrupt("a critical-path edge names a node out of range");
-            e.weightUs = r.num<double>();
+            e.weightUs = finite(r, "a critical-path edge weight");
             e.type = r.num<uint8_t>();
             e.bound = r.num<uint8_t>();
             e.op = r.num<int32_t>();
             if (e.op < -1 || e.op >= static_cast<int32_t>(g.ops.size()))
                 throw Corrupt("a critical-path edge names op " + std::to_string(e.op));
         }
-        g.weightUs = r.num<double>();
+        g.weightUs = finite(r, "the critical-path weight");
         g.windowStep = r.num<int64_t>();
         g.summaryPct = readPairs(r);
         s.opNames.resize(r.count(4, "op names"));
@@ -345,9 +390,9 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
                 throw Corrupt("an op names string " + std::to_string(op.name) + " of " +
                               std::to_string(s.opNames.size()));
             op.gpu = r.flag();
-            op.startNs = r.num<int64_t>();
-            op.durNs = r.num<int64_t>();
-            op.waitNs = r.num<int64_t>();
+            op.startNs = readTime(r, "an op start");
+            op.durNs = readSpan(r, "an op duration");
+            op.waitNs = readSpan(r, "an op's wait");
         }
         s.diagnostics = readDiagnostics(r);
         s.outputs.resize(r.count(8, "outputs"));

@@ -2,6 +2,7 @@
 // Rank summaries: the byte round trip (MPI transport), corrupt buffers, and the
 // job analysis on bad and hand-made inputs (diagnostics, never crashes).
 #include "job/collectivekernel.h"
+#include "job/discovery.h"
 #include "jobtestutil.h"
 
 #include <QtTest>
@@ -45,6 +46,7 @@ private slots:
     void collectiveArgsParsed();
     void roundTrip();
     void corruptBuffersRejected();
+    void hostileValuesRejected();
     void rankWithoutCollectives();
     void mismatchedCounts();
     void duplicateRank();
@@ -187,6 +189,43 @@ void TestJobSummary::corruptBuffersRejected()
         bad[k] = char(bad[k] ^ 0x5a);
         deserializeRankSummary(bad, out, error);
     }
+}
+
+void TestJobSummary::hostileValuesRejected()
+{
+    // A summary read back holds only what a loaded trace can (issue 22): no negative rank (it
+    // made the first arriver the "last arrival" with a negative wait), no time outside the
+    // readers' range, no NaN; an implausible world_size is dropped as discovery drops it.
+    const RankSummary good = jobtest::summarize(testutil::fixture("jobs/param_dlrm_8rank/rank0.kineto.json.gz"));
+    QVERIFY(!good.collectives.empty() && good.criticalPath.valid);
+    RankSummary out;
+    std::string error;
+    auto refused = [&](const RankSummary &s, const char *why) {
+        const bool ok = deserializeRankSummary(serializeRankSummary(s), out, error);
+        return !ok && error.find(why) != std::string::npos;
+    };
+    RankSummary s = good;
+    s.rank = -1;
+    QVERIFY2(refused(s, "rank -1 is not a rank"), error.c_str());
+    s.rank = kMaxJobWorldSize;
+    QVERIFY2(refused(s, "is not a rank"), error.c_str());
+    s = good;
+    s.collectives[0].startNs = INT64_MAX;
+    QVERIFY2(refused(s, "a collective start"), error.c_str());
+    s = good;
+    s.traceStartNs = INT64_MIN;
+    QVERIFY2(refused(s, "the trace start"), error.c_str());
+    s = good;
+    s.criticalPath.weightUs = std::nan("");
+    QVERIFY2(refused(s, "not a finite number"), error.c_str());
+    s = good;
+    s.ops.at(0).durNs = INT64_MAX;
+    QVERIFY2(refused(s, "an op duration"), error.c_str());
+    s = good;
+    s.worldSize = int64_t(1e18);
+    QVERIFY2(deserializeRankSummary(serializeRankSummary(s), out, error), error.c_str());
+    QVERIFY(!out.worldSize);
+    QVERIFY(deserializeRankSummary(serializeRankSummary(good), out, error)); // the real one passes
 }
 
 void TestJobSummary::rankWithoutCollectives()
