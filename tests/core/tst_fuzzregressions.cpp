@@ -18,6 +18,7 @@ extern "C" int replayHostEt(const uint8_t *data, size_t size);
 extern "C" int replayChakraEt(const uint8_t *data, size_t size);
 extern "C" int replayJsonRewrite(const uint8_t *data, size_t size);
 extern "C" int replayWhatIfRule(const uint8_t *data, size_t size);
+extern "C" int replayJobSummary(const uint8_t *data, size_t size);
 extern "C" int replayEtReplay(const uint8_t *data, size_t size);
 extern "C" int replayDiff(const uint8_t *data, size_t size);
 
@@ -32,7 +33,7 @@ private slots:
         QTest::addColumn<QString>("harness");
         QTest::addColumn<QString>("file");
         size_t regressions = 0;
-        for (const char *harness : {"kineto", "hostet", "chakraet", "jsonrewrite", "whatifrule", "etreplay", "diff"}) {
+        for (const char *harness : {"kineto", "hostet", "chakraet", "jsonrewrite", "whatifrule", "etreplay", "diff", "jobsummary"}) {
             const fs::path dirs[] = {fs::path(SYNCSCOPE_FUZZ_DIR) / "corpus" / harness,
                                      fs::path(testutil::fixture("fuzz-regressions")) / harness};
             for (const fs::path &dir : dirs) {
@@ -68,6 +69,8 @@ private slots:
             rc = replayChakraEt(data, bytes.size());
         else if (harness == "jsonrewrite")
             rc = replayJsonRewrite(data, bytes.size());
+        else if (harness == "jobsummary")
+            rc = replayJobSummary(data, bytes.size());
         else if (harness == "etreplay")
             rc = replayEtReplay(data, bytes.size());
         else if (harness == "diff")
