@@ -307,8 +307,12 @@ void TestBatchJob::realEightRankJob()
 void TestBatchJob::brokenRankDoesNotStopTheOthers()
 {
     const std::string job = twoRankJob();
-    // Rank 2: the first half of a gzip'd trace (a crash mid-write).
-    const std::string whole = testutil::readText(testutil::fixture("pairs/param_dlrm_rank1/rank1.kineto.json.gz"));
+    // Rank 2: the first half of a gzip'd trace (a crash mid-write), rank 1's made rank 2's (its
+    // header, which discovery reads, says rank 2: the trace's own rank wins over its name).
+    std::string whole = testutil::readText(testutil::fixture("pairs/param_dlrm_rank1/rank1.kineto.json.gz"));
+    const std::string info = R"("distributedInfo": {"backend": "nccl", "rank": 1,)";
+    QVERIFY(whole.find(info) != std::string::npos);
+    whole.replace(whole.find(info), info.size(), R"("distributedInfo": {"backend": "nccl", "rank": 2,)");
     const std::string gz = testutil::gzipped(whole);
     testutil::writeText(job + "/rank2.kineto.json.gz", gz.substr(0, gz.size() / 2));
     const std::string out = testutil::tempDir() + "/out";
