@@ -230,6 +230,21 @@ private slots:
         QCOMPARE(fresh->host->rootId, int64_t(1));
         QVERIFY(!fresh->diagnostics.find("host.linked_input"));
 
+        // Linked again with another run's trace (nothing links): what the first link
+        // wrote (ts, durations, inter-thread and sync deps) is not carried over.
+        AnalysisRequest other;
+        other.hostPath = linked;
+        other.devicePath = testutil::fixture("golden/critical_path/mini_trace.json");
+        other.mode = LinkMode::Chakra;
+        const auto relinked = runAnalysis(other);
+        QVERIFY(relinked->inputsOk && relinked->link);
+        QCOMPARE(relinked->link->counts.hostOpsLinked, int64_t(0));
+        const json stale = json::parse(etPlusToString(*relinked->host, *relinked->device, *relinked->link));
+        QCOMPARE(stale["nodes"].size(), relinked->host->nodes.size());
+        for (const auto &node : stale["nodes"])
+            for (const char *key : {"ts", "inclusive_dur", "exclusive_dur", "inter_thread_dep", "sync_dep", "cat"})
+                QVERIFY2(!node.contains(key), (node.dump() + " has " + key).c_str());
+
         json doc = json::parse(testutil::readText(linked));
         for (auto &node : doc["nodes"])
             if (node["id"] == 3)
