@@ -262,6 +262,7 @@ private:
     void begin(int64_t tid, const std::string &name, const std::string &cat = "cpu_op", std::string schema = {},
                std::vector<Tensor> in = {}, std::vector<Tensor> out = {}, std::string extraAttrs = {})
     {
+        numberTensors(in, out);
         Thread &th = thread(tid);
         th.t += jitter(1.2);
         const int64_t parent = th.stack.empty() ? (m_stepNode > 0 && tid == kMainTid ? m_stepNode : th.rootId)
@@ -458,7 +459,11 @@ private:
         Thread &th = thread(tid);
         const int64_t corr = m_nextCorr++;
         ts = th.t + jitter(0.8);
-        dur = std::max(jitter(minUs), until - ts + jitter(2.0));
+        // Two draws in a fixed order (gcc's, which made the bundled sample): the order
+        // in which a call's arguments are evaluated is unspecified.
+        const double tail = jitter(2.0);
+        const double least = jitter(minUs);
+        dur = std::max(least, until - ts + tail);
         th.t = ts + dur;
         runtimeRow(tid, name, ts, dur, currentExt(tid), corr, 131);
         return corr;
@@ -533,13 +538,25 @@ private:
               std::to_string(corr) + ", \"device\": 0" + waitArgs(recordCorr) + "}}");
     }
 
+    // A tensor gets its id in begin(), not here: the order in which a call's arguments
+    // are evaluated is unspecified (gcc and clang differ), and ids must not depend on it.
     Tensor tensor(std::vector<int64_t> shape)
     {
         int64_t n = 1;
         for (int64_t d : shape)
             n *= d;
-        const int64_t id = m_nextTensor++;
-        return {id, id + 1000000, n, 4, std::move(shape)};
+        return {-1, -1, n, 4, std::move(shape)};
+    }
+
+    // Outputs first, then inputs: the order the bundled sample was generated in.
+    void numberTensors(std::vector<Tensor> &in, std::vector<Tensor> &out)
+    {
+        for (auto *list : {&out, &in})
+            for (Tensor &t : *list)
+                if (t.id < 0) {
+                    t.id = m_nextTensor++;
+                    t.storage = t.id + 1000000;
+                }
     }
 
     // Gradient all-reduce on the NCCL stream, ordered against compute by events.

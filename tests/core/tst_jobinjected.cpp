@@ -242,15 +242,20 @@ void TestJobInjected::propagationChain()
 void TestJobInjected::extremeClockOffsetsStayDefined_data()
 {
     QTest::addColumn<bool>("align");
-    QTest::newRow("aligned") << true;
-    QTest::newRow("trusted clocks") << false;
+    QTest::addColumn<int>("seed");
+    for (int seed = 1; seed <= 4; ++seed) {
+        QTest::addRow("aligned, seed %d", seed) << true << seed;
+        QTest::addRow("trusted clocks, seed %d", seed) << false << seed;
+    }
 }
 
 void TestJobInjected::extremeClockOffsetsStayDefined()
 {
     QFETCH(bool, align);
+    QFETCH(int, seed);
     tracegen::JobOptions o;
-    o.dir = testutil::tempDir() + "/extreme" + (align ? "a" : "t");
+    o.dir = testutil::tempDir() + "/extreme" + (align ? "a" : "t") + std::to_string(seed);
+    o.seed = uint64_t(seed);
     o.ranks = 4;
     o.slowRank = 2;
     o.slowKernel = kRelu;
@@ -282,11 +287,16 @@ void TestJobInjected::extremeClockOffsetsStayDefined()
         QVERIFY(finite(row.startUs) && finite(row.durUs) && row.durUs >= 0);
     QVERIFY(finite(job.criticalPath.weightUs));
     if (align) {
-        // The offsets are taken out again: the same step as before the shift.
+        // The offsets are taken out again: the same step as before the shift, to what a
+        // double holds near 2^62 ns (1,024 ns per value; a figure adds a few of them).
+        constexpr double kUlpUs = 1.024;
         QVERIFY(job.criticalPath.valid);
-        QVERIFY2(std::abs(job.criticalPath.stepTime.stepTimeUs - plain.criticalPath.stepTime.stepTimeUs) < 1.0,
+        QVERIFY2(std::abs(job.criticalPath.stepTime.stepTimeUs - plain.criticalPath.stepTime.stepTimeUs) < 4 * kUlpUs,
                  qPrintable(QString::number(job.criticalPath.stepTime.stepTimeUs)));
-        QVERIFY(job.whatIf && job.whatIf->ok && finite(job.whatIf->projectedUs) && job.whatIf->projectedUs <= job.whatIf->baselineUs);
+        QVERIFY(job.whatIf);
+        QVERIFY2(job.whatIf->ok, job.whatIf->error.c_str());
+        QVERIFY2(finite(job.whatIf->projectedUs) && job.whatIf->projectedUs <= job.whatIf->baselineUs + 8 * kUlpUs,
+                 qPrintable(QString::number(job.whatIf->projectedUs) + " > " + QString::number(job.whatIf->baselineUs)));
     }
 }
 
