@@ -3,16 +3,13 @@
 
 #include "parallel.h"
 #include "io/outputfile.h"
+#include "io/releasememory.h"
 #include "session/exitcodes.h"
 
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <sys/stat.h>
-
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 namespace syncscope {
 
@@ -155,11 +152,7 @@ RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options)
             s.devicePath = run.analysis->devicePath;
         }
         run.analysis.reset(); // the traces go now, not when the job ends
-#ifdef __GLIBC__
-        // ...and back to the system: glibc keeps freed memory in the per-thread arenas
-        // of the worker and loader threads, which would add up over the ranks.
-        malloc_trim(0);
-#endif
+        releaseFreedMemory(); // ...and back to the system (io/releasememory.h)
         s.rank = rank.rank;   // discovery decided it (distributedInfo, else the file name)
         s.exitCode = run.exitCode;
         if (s.hostPath.empty() && s.devicePath.empty()) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "jobloader.h"
 
+#include "io/releasememory.h"
 #include "job/jobdocument.h"
 #include "job/jobrunner.h"
 #include "job/parallel.h"
@@ -18,9 +19,6 @@
 #include <cstring>
 #include <mutex>
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #ifdef __linux__
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -328,11 +326,7 @@ void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, 
             }
             fraction[i] = 1;
             ++analysed;
-#ifdef __GLIBC__
-            // As runJobRank: the load's temporaries go back to the system, or every
-            // rank leaves its parse buffers in the worker threads' malloc arenas.
-            malloc_trim(0);
-#endif
+            releaseFreedMemory(); // ...and back to the system (io/releasememory.h)
             postProgress(false);
         });
         postProgress(true);
