@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Regular expressions typed by users (what-if name~REGEX, data-load patterns):
 // RE2, which matches in time linear in the text, without recursion or
-// back-tracking, and whose compiled program is bounded by max_mem. No
-// std::regex anywhere in core: it recurses per character and back-tracks.
+// back-tracking, and whose compiled program is bounded by max_mem. The standard
+// library's regex is used nowhere in core: it recurses per character and back-tracks.
 #pragma once
 
 #include <cstddef>

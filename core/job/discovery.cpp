@@ -3,10 +3,8 @@
 
 #include "parallel.h"
 
-#include "io/bytesource.h"
 #include "io/outputfile.h"
-#include "json/jsonstream.h"
-#include "parse/kinetoparser.h"
+#include "parse/traceloader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -290,74 +288,6 @@ private:
     std::vector<std::string> m_own;     // files Syncscope wrote (skipped)
 };
 
-// Looks for the top-level values a header read did not reach (distributedInfo
-// and baseTimeNanoseconds written after traceEvents): streams the rest of the
-// file without parsing its events. Best effort: a broken file is the full load's
-// to report.
-struct LateTopLevel {
-    std::string distributedInfo;
-    std::string baseTime;
-};
-
-LateTopLevel readLateTopLevel(const std::string &path)
-{
-    class Finder : public JsonStreamHandler
-    {
-    public:
-        explicit Finder(LateTopLevel &out) : m_out(out) {}
-        bool streamArray(std::string_view key) override { return key == "traceEvents"; }
-        void topLevelValue(std::string_view key, std::string_view raw) override
-        {
-            if (key == "distributedInfo")
-                m_out.distributedInfo.assign(raw);
-            else if (key == "baseTimeNanoseconds")
-                m_out.baseTime.assign(raw);
-        }
-        void arrayBegin(std::string_view) override {}
-        void arrayEnd(std::string_view) override {}
-        void elementBatch(ElementBatch &) override {}
-
-    private:
-        LateTopLevel &m_out;
-    };
-    LateTopLevel out;
-    try {
-        std::unique_ptr<ByteSource> source = openByteSource(path);
-        Finder finder(out);
-        streamJson(*source, path, finder);
-    } catch (const InputError &) {
-    } catch (const std::bad_alloc &) {
-    }
-    return out;
-}
-
-bool hasOwnReportMarker(const std::string &path)
-{
-    try {
-        std::unique_ptr<ByteSource> source = openByteSource(path);
-        std::string head(4096, '\0');
-        size_t n = 0;
-        while (n < head.size()) {
-            const size_t got = source->read(head.data() + n, head.size() - n);
-            if (got == 0)
-                break;
-            n += got;
-        }
-        head.resize(n);
-        // The pair report opens with "syncscope", the job report's "job" with
-        // "syncscope_version", the diff reports and critical-path files with "tool": "syncscope".
-        const size_t open = head.find_first_not_of(" \t\r\n\xef\xbb\xbf");
-        if (open == std::string::npos || head[open] != '{')
-            return false;
-        const size_t key = head.find_first_not_of(" \t\r\n", open + 1);
-        return head.compare(key == std::string::npos ? head.size() : key, 11, "\"syncscope\"") == 0 ||
-               head.find("\"syncscope_version\"") != std::string::npos ||
-               head.find("\"tool\": \"syncscope\"") != std::string::npos;
-    } catch (const InputError &) {
-        return false;
-    }
-}
-
 } // namespace
 
 JobTraceFile readJobTraceHeader(const std::string &path)
@@ -378,17 +308,8 @@ JobTraceFile readJobTraceHeader(const std::string &path)
     const std::string fileName = fs::path(path).filename().string();
     const std::optional<int64_t> named = rankFromFileName(fileName);
     if (t.device) {
-        KinetoTrace &k = *t.device;
-        if (!k.distributed.present && f.error.empty()) {
-            // distributedInfo may follow traceEvents (any top-level order is valid JSON).
-            const LateTopLevel late = readLateTopLevel(path);
-            Diagnostics ignored;
-            KinetoEventSink sink(k, ignored, false);
-            if (!late.distributedInfo.empty())
-                sink.addTopLevel("distributedInfo", late.distributedInfo);
-            if (!late.baseTime.empty() && !k.baseTimeNanoseconds)
-                sink.addTopLevel("baseTimeNanoseconds", late.baseTime);
-        }
+        // distributedInfo after traceEvents is read too (LoadOptions::headOnly).
+        const KinetoTrace &k = *t.device;
         if (k.distributed.worldSize) {
             const int64_t w = *k.distributed.worldSize;
             if (w >= 1 && w <= kMaxJobWorldSize)
@@ -435,7 +356,7 @@ JobTraceFile readJobTraceHeader(const std::string &path)
         f.rankFromName = f.rank.has_value();
     }
     if (f.readable && f.kind == TraceKind::Unknown)
-        f.ownOutput = hasOwnReportMarker(path);
+        f.ownOutput = t.writtenBySyncscope;
     return f;
 }
 
@@ -741,8 +662,10 @@ std::string formatRankRanges(const std::vector<RankRange> &ranges, size_t limit)
     for (size_t i = 0; i < ranges.size() && i < limit; ++i) {
         s += i ? ", " : "";
         s += std::to_string(ranges[i].first);
-        if (ranges[i].last != ranges[i].first)
-            s += "-" + std::to_string(ranges[i].last);
+        if (ranges[i].last != ranges[i].first) {
+            s += '-';
+            s += std::to_string(ranges[i].last);
+        }
     }
     if (ranges.size() > limit)
         s += ", ... (" + std::to_string(ranges.size()) + " ranges in all)";

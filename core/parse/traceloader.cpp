@@ -26,6 +26,15 @@ const char *traceKindName(TraceKind k)
 
 namespace {
 
+// The marks Syncscope's own JSON outputs carry at the top level: the pair report opens
+// with "syncscope", the job report's "job" holds "syncscope_version", the diff reports
+// and critical-path files say "tool": "syncscope". Job discovery skips such files.
+bool isOwnOutputMarker(std::string_view key, std::string_view raw)
+{
+    return key == "syncscope" || (key == "tool" && raw == "\"syncscope\"") ||
+           (key == "job" && raw.find("\"syncscope_version\"") != std::string_view::npos);
+}
+
 std::string describeJsonValue(std::string_view raw)
 {
     if (raw.empty())
@@ -68,6 +77,8 @@ public:
     void topLevelValue(std::string_view key, std::string_view raw) override
     {
         noteKey(key);
+        if (isOwnOutputMarker(key, raw))
+            m_result.writtenBySyncscope = true;
         std::string k(key);
         if ((key == "traceEvents" || key == "nodes") && m_result.kind == TraceKind::Unknown) {
             m_diag.error(key == "nodes" ? "host.bad_nodes" : "kineto.bad_trace_events",
@@ -205,7 +216,9 @@ struct HeadRead {
 };
 
 // headOnly: forwards the top-level values and the first batch of a Kineto trace's events
-// (their pid and start time), then stops.
+// (their pid and start time), then stops. A Kineto trace whose distributedInfo was not
+// before its events (any top-level order is valid JSON) is read on to the end, its
+// later events skipped unparsed, so the values after traceEvents are seen as well.
 class HeadOnlyHandler : public JsonStreamHandler
 {
 public:
@@ -217,17 +230,31 @@ public:
             throw HeadRead{};
         return stream;
     }
-    void topLevelValue(std::string_view key, std::string_view raw) override { m_target.topLevelValue(key, raw); }
+    void topLevelValue(std::string_view key, std::string_view raw) override
+    {
+        m_target.topLevelValue(key, raw);
+        if (key == "distributedInfo") {
+            m_sawDistributed = true;
+            if (m_firstBatchIn)
+                throw HeadRead{};
+        }
+    }
     void arrayBegin(std::string_view key) override { m_target.arrayBegin(key); }
     void arrayEnd(std::string_view key) override { m_target.arrayEnd(key); }
     void elementBatch(ElementBatch &batch) override
     {
+        if (m_firstBatchIn)
+            return;
         m_target.elementBatch(batch);
-        throw HeadRead{};
+        m_firstBatchIn = true;
+        if (m_sawDistributed)
+            throw HeadRead{};
     }
 
 private:
     JsonStreamHandler &m_target;
+    bool m_firstBatchIn = false;
+    bool m_sawDistributed = false;
 };
 
 

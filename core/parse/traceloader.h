@@ -23,6 +23,8 @@ struct LoadedTrace {
     std::shared_ptr<KinetoTrace> device; // set when kind == Device
     // False when the file could not be read completely; errors are in the diagnostics.
     bool complete = false;
+    // A top-level value marks the file as one of Syncscope's own reports (not a trace).
+    bool writtenBySyncscope = false;
 };
 
 // Never throws for bad input: problems become Error diagnostics naming the file.

@@ -27,6 +27,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
+#ifdef SYNCSCOPE_MPI_BINARY
+const char *const kMpiBinary = SYNCSCOPE_MPI_BINARY;
+#else
+const char *const kMpiBinary = nullptr;
+#endif
+
+// The mpirun that starts syncscope-mpi; empty, with the reason, where the MPI tests cannot run.
+QString mpirunOrWhyNot(QString &whyNot)
+{
+    if (!kMpiBinary) {
+        whyNot = QStringLiteral("syncscope-mpi was not built (CMake found no MPI)");
+        return {};
+    }
+    const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+    if (mpirun.isEmpty())
+        whyNot = QStringLiteral("mpirun is not installed");
+    return mpirun;
+}
+
 struct Run {
     int code = -1;
     QString err;
@@ -358,12 +377,10 @@ void TestBatchJob::reportNeverOverwritesAnInput()
 
 void TestBatchJob::mpiWritesTheSameReport()
 {
-#ifndef SYNCSCOPE_MPI_BINARY
-    QSKIP("syncscope-mpi was not built (CMake found no MPI)");
-#else
-    const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+    QString whyNot;
+    const QString mpirun = mpirunOrWhyNot(whyNot);
     if (mpirun.isEmpty())
-        QSKIP("mpirun is not installed");
+        QSKIP(qPrintable(whyNot));
     const std::string job = twoRankJob();
     const std::string one = testutil::tempDir() + "/one";
     const std::string two = testutil::tempDir() + "/two";
@@ -371,7 +388,7 @@ void TestBatchJob::mpiWritesTheSameReport()
                                   q(one + "/job.json"), "--quiet"});
     QVERIFY2(single.code == 0, qPrintable(single.err));
     const Run mpi = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "2",
-                                     QStringLiteral(SYNCSCOPE_MPI_BINARY), "--job", q(job), "--output-dir", q(two),
+                                     QString::fromUtf8(kMpiBinary), "--job", q(job), "--output-dir", q(two),
                                      "--critical-path", "--report", q(two + "/job.json"), "--quiet"});
     QVERIFY2(mpi.code == 0, qPrintable(mpi.err + mpi.out));
     nlohmann::json a = readJson(one + "/job.json"), b = readJson(two + "/job.json");
@@ -383,7 +400,6 @@ void TestBatchJob::mpiWritesTheSameReport()
     QString textA = q(dumpA).replace(q(one), "OUT"), textB = q(dumpB).replace(q(two), "OUT");
     QCOMPARE(textB, textA);
     QCOMPARE(listDir(two), listDir(one));
-#endif
 }
 
 void TestBatchJob::outputNeverReplacesAnotherRanksInput()
@@ -507,17 +523,15 @@ void TestBatchJob::nonUtf8FileNames()
 
 void TestBatchJob::mpiUsageErrorOnOneProcess()
 {
-#ifndef SYNCSCOPE_MPI_BINARY
-    QSKIP("syncscope-mpi was not built (CMake found no MPI)");
-#else
-    const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+    QString whyNot;
+    const QString mpirun = mpirunOrWhyNot(whyNot);
     if (mpirun.isEmpty())
-        QSKIP("mpirun is not installed");
+        QSKIP(qPrintable(whyNot));
     // Process 1 gets a bad --jobs (mpirun A : B). It once left process 0 waiting in a broadcast
     // for ever, printing nothing; now every process exits 2 and process 0 prints process 1's message.
     const std::string job = twoRankJob();
     const std::string report = testutil::tempDir() + "/job.json";
-    const QString mpi = QStringLiteral(SYNCSCOPE_MPI_BINARY);
+    const QString mpi = QString::fromUtf8(kMpiBinary);
     const Run r = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "1", mpi, "--job", q(job),
                                    "--report", q(report), ":", "-np", "1", mpi, "--job", q(job), "--report", q(report),
                                    "--jobs", "0"},
@@ -531,22 +545,19 @@ void TestBatchJob::mpiUsageErrorOnOneProcess()
                             60000);
     QCOMPARE(all.code, 2);
     QCOMPARE(all.err.count("--jobs takes a number of workers"), 1);
-#endif
 }
 
 void TestBatchJob::mpiRefusesAnOutputOverAnInput()
 {
-#ifndef SYNCSCOPE_MPI_BINARY
-    QSKIP("syncscope-mpi was not built (CMake found no MPI)");
-#else
-    const QString mpirun = QStandardPaths::findExecutable(QStringLiteral("mpirun"));
+    QString whyNot;
+    const QString mpirun = mpirunOrWhyNot(whyNot);
     if (mpirun.isEmpty())
-        QSKIP("mpirun is not installed");
+        QSKIP(qPrintable(whyNot));
     const std::string job = twoRankJob();
     const std::string input = job + "/rank1.kineto.json.gz";
     const auto before = snapshot(job);
     const Run r = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "2",
-                                   QStringLiteral(SYNCSCOPE_MPI_BINARY), "--job", q(job), "--report", q(input)},
+                                   QString::fromUtf8(kMpiBinary), "--job", q(job), "--report", q(input)},
                           60000);
     QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("would replace rank 1's device trace"), qPrintable(r.err));
@@ -556,12 +567,11 @@ void TestBatchJob::mpiRefusesAnOutputOverAnInput()
     fs::rename(job + "/rank1.et.json.gz", job + "/rank1\xff.et.json.gz");
     const std::string report = testutil::tempDir() + "/job.json";
     const Run odd = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "2",
-                                     QStringLiteral(SYNCSCOPE_MPI_BINARY), "--job", q(job), "--report", q(report),
+                                     QString::fromUtf8(kMpiBinary), "--job", q(job), "--report", q(report),
                                      "--quiet"},
                             120000);
     QVERIFY2(odd.code == 0, qPrintable(odd.err));
     QCOMPARE(readJson(report)["ranks"].size(), size_t(2));
-#endif
 }
 
 QTEST_GUILESS_MAIN(TestBatchJob)
