@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "chakraconvert.h"
 
+#include "chakracommkind.h"
 #include "chakraconvertimpl.h"
 #include "chakrafields.h"
 #include "json/numbers.h"
@@ -96,20 +97,6 @@ std::string pgNameOf(const Converter &c, size_t i)
     return pg;
 }
 
-// SEND/RECV/COLL from the name of the op that issued a SendRecv kernel; COMP
-// when the name does not tell.
-ChakraNodeType sendRecvType(std::string_view keyword, bool compat)
-{
-    if (contains(keyword, "send"))
-        return kChakraSendNode;
-    if (contains(keyword, "recv"))
-        return kChakraRecvNode;
-    if (contains(keyword, "nccl:all_to_all") ||
-        (!compat && (contains(keyword, "all_to_all") || contains(keyword, "alltoall"))))
-        return kChakraCollNode; // all-to-all is built from point-to-point sends in NCCL
-    return kChakraCompNode;
-}
-
 // Node type, comm_type, comm_size and pg_name of a GPU node (5.4).
 bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph &g)
 {
@@ -119,15 +106,37 @@ bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph 
     if (!contains(nm, "nccl"))
         return true;
     std::string pg = pgNameOf(c, i);
-    // [QUIRK] only the ncclDevKernel_SendRecv spelling is looked at; default
-    // mode also takes the older ncclKernel_SendRecv (PARAM dlrm traces).
-    if (contains(nm, "ncclDevKernel_SendRecv") || (!c.compat && contains(nm, "ncclKernel_SendRecv"))) {
-        const size_t parent = static_cast<size_t>(c.parentIndex[i]);
-        const std::string_view parentName = c.name(parent);
-        if (c.compat) {
+    if (!c.compat) {
+        // The kind the GUI shows too (chakraKernelCommKind): default mode parents NCCL
+        // kernels under the innermost op (nccl:*, #196), so a SendRecv kernel's kind comes
+        // from up to three ancestors; a record_param_comms among them gives the pg_name.
+        size_t at = i;
+        const ChakraCommKind kind = chakraKernelCommKind(nm, [&](int depth) -> std::optional<std::string_view> {
+            const int32_t up = c.parentIndex[at];
+            if (up < 0 || (depth > 0 && static_cast<size_t>(up) == at))
+                return std::nullopt;
+            at = static_cast<size_t>(up);
+            const std::string_view nmAt = c.name(at);
+            if (nmAt == "record_param_comms")
+                if (std::string ppg = pgNameOf(c, at); !ppg.empty())
+                    pg = std::move(ppg);
+            return nmAt;
+        });
+        if (kind.unknownCollective) {
+            c.diag.warning("chakra_et.unknown_collective",
+                           "NCCL kernels whose collective is unknown were written as compute nodes (first: '" +
+                               std::string(nm) + "')");
+            return true;
+        }
+        out.type = kind.type;
+        out.commType = kind.comm;
+    } else {
+        // [QUIRK] only the ncclDevKernel_SendRecv spelling is looked at.
+        if (contains(nm, "ncclDevKernel_SendRecv")) {
+            const size_t parent = static_cast<size_t>(c.parentIndex[i]);
             // The keyword is the parent's name, or the grandparent's under record_param_comms.
-            std::string_view keyword = parentName;
-            if (parentName == "record_param_comms") {
+            std::string_view keyword = c.name(parent);
+            if (keyword == "record_param_comms") {
                 const int32_t grand = c.parentIndex[parent];
                 if (grand < 0) {
                     c.diag.error("chakra_et.compat_sendrecv_parent",
@@ -139,44 +148,21 @@ bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph 
                 if (std::string ppg = pgNameOf(c, parent); !ppg.empty())
                     pg = std::move(ppg);
             }
-            out.type = sendRecvType(keyword, true);
-        } else {
-            // Default mode parents NCCL kernels under the innermost op (nccl:*,
-            // #196), so look up to three ancestors for the first telling name.
-            size_t at = parent;
-            for (int depth = 0; depth < 3 && out.type == kChakraCompNode; ++depth) {
-                const std::string_view nmAt = c.name(at);
-                if (nmAt == "record_param_comms") {
-                    if (std::string ppg = pgNameOf(c, at); !ppg.empty())
-                        pg = std::move(ppg);
-                } else {
-                    out.type = sendRecvType(nmAt, false);
-                }
-                if (c.parentIndex[at] < 0 || static_cast<size_t>(c.parentIndex[at]) == at)
-                    break;
-                at = static_cast<size_t>(c.parentIndex[at]);
-            }
+            out.type = chakraSendRecvType(keyword, true);
         }
-    }
-    if (out.type == kChakraCompNode && (contains(nm, "ncclKernel") || contains(nm, "ncclDevKernel")))
-        out.type = kChakraCollNode;
-    if (out.type == kChakraCollNode) {
-        const ChakraCommType ct = chakraCommType(nm, !c.compat);
-        if (ct == kCommNone) {
-            if (c.compat) {
+        if (out.type == kChakraCompNode && (contains(nm, "ncclKernel") || contains(nm, "ncclDevKernel")))
+            out.type = kChakraCollNode;
+        if (out.type == kChakraCollNode) {
+            const ChakraCommType ct = chakraCommType(nm, false);
+            if (ct == kCommNone) {
                 c.diag.error("chakra_et.compat_comm_type",
                              "chakra_converter cannot tell the collective of GPU node " + std::to_string(id) +
                                  " ('" + std::string(nm) +
                                  "') and fails with ValueError, so no .et is written (the default mode writes it)");
                 return false;
             }
-            c.diag.warning("chakra_et.unknown_collective",
-                           "NCCL kernels whose collective is unknown were written as compute nodes (first: '" +
-                               std::string(nm) + "')");
-            out.type = kChakraCompNode;
-            return true;
+            out.commType = static_cast<int8_t>(ct);
         }
-        out.commType = static_cast<int8_t>(ct);
     }
     if (out.type == kChakraCollNode || out.type == kChakraSendNode || out.type == kChakraRecvNode) {
         // Default mode: a kernel under nccl:* (#196 fixed) does not inherit
@@ -253,31 +239,6 @@ std::string_view chakraNodeName(const HostTrace &host, const KinetoTrace &device
     if (n.gpuEvent >= 0)
         return device.str(device.events[static_cast<size_t>(n.gpuEvent)].name);
     return host.str(host.nodes[n.host].name);
-}
-
-ChakraCommType chakraCommType(std::string_view kernelName, bool extended)
-{
-    std::string norm;
-    norm.reserve(kernelName.size());
-    for (char c : kernelName)
-        if (c != '_' && c != '-')
-            norm.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    static const std::pair<const char *, ChakraCommType> kMap[] = {
-        {"allreduce", kAllReduce}, {"alltoall", kAllToAll}, {"allgather", kAllGather},
-        {"reducescatter", kReduceScatter}, {"broadcast", kBroadcast}};
-    for (const auto &[key, type] : kMap)
-        if (contains(norm, key))
-            return type;
-    if (contains(kernelName, "ncclDevKernel_SendRecv") || (extended && contains(kernelName, "ncclKernel_SendRecv")))
-        return kAllToAll;
-    if (extended) {
-        static const std::pair<const char *, ChakraCommType> kMore[] = {
-            {"reduce", kReduce}, {"gather", kGather}, {"scatter", kScatter}};
-        for (const auto &[key, type] : kMore)
-            if (contains(norm, key))
-                return type;
-    }
-    return kCommNone;
 }
 
 bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const LinkResult &link, ChakraGraph &g,
