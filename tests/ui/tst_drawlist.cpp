@@ -58,6 +58,7 @@ private Q_SLOTS:
     void folding();
     void costDependsOnPixels();
     void foldCountsCritical();
+    void criticalSpansOfAFold();
     void hitTest_data();
     void hitTest();
     void edgesVisible();
@@ -267,6 +268,58 @@ void TestDrawList::foldCountsCritical()
     QCOMPARE(out[5].critical, 0u);
     l.setCritical({});
     QVERIFY(!l.isCritical(50));
+}
+
+void TestDrawList::criticalSpansOfAFold()
+{
+    // Issue 23: 100,000 back-to-back 10 ns ops over 1000 px fold into one box; its red goes
+    // only where the critical ops are, one span per group less than a pixel apart.
+    LaneLayout l = layoutOf(run(100'000, 10, 0));
+    l.setCritical({3, 4, 50'000, 99'999});
+    const Viewport v = Viewport::fit(0, double(l.endNs), 1000);
+    std::vector<DrawBox> boxes;
+    buildDrawList(l, v, {0}, 3.0, boxes);
+    QCOMPARE(boxes.size(), size_t(1));
+    QCOMPARE(boxes[0].critical, 4u);
+    std::vector<PxSpan> spans;
+    criticalSpans(l.rows[0], v, boxes[0], spans);
+    QCOMPARE(spans.size(), size_t(3));
+    QVERIFY(qAbs(spans[0].x0 - 0.03) < 1e-9 && qAbs(spans[0].x1 - 0.05) < 1e-9); // ops 3 and 4, joined
+    QVERIFY(qAbs(spans[1].x0 - 500.0) < 1e-9 && qAbs(spans[1].x1 - 500.01) < 1e-9);
+    QVERIFY(qAbs(spans[2].x0 - 999.99) < 1e-9 && qAbs(spans[2].x1 - 1000.0) < 1e-9);
+    // Critical ops every 50 px: 20 spans; every 2nd op: one span along the whole box (the
+    // count follows the pixels, not the 50,000 critical ops).
+    std::vector<uint32_t> every;
+    for (uint32_t e = 0; e < 100'000; e += 5000)
+        every.push_back(e);
+    l.setCritical(every);
+    spans.clear();
+    criticalSpans(l.rows[0], v, boxes[0], spans);
+    QCOMPARE(spans.size(), size_t(20));
+    QVERIFY(qAbs(spans[7].x0 - 350.0) < 1e-9);
+    every.clear();
+    for (uint32_t e = 0; e < 100'000; e += 2)
+        every.push_back(e);
+    l.setCritical(every);
+    spans.clear();
+    criticalSpans(l.rows[0], v, boxes[0], spans);
+    QCOMPARE(spans.size(), size_t(1));
+    QVERIFY(spans[0].x0 < 0.01 && spans[0].x1 > 999.9);
+    // No critical op: no span; spans are appended after what the vector holds.
+    l.setCritical({});
+    criticalSpans(l.rows[0], v, boxes[0], spans);
+    QCOMPARE(spans.size(), size_t(1));
+    // Zoomed in, a fold of part of the row: only its own critical ops count.
+    l.setCritical({10, 5000});
+    const Viewport z = Viewport::fit(0, 20'000, 1000); // 20 ns/px: 10 ns ops fold
+    boxes.clear();
+    buildDrawList(l, z, {0}, 3.0, boxes);
+    QCOMPARE(boxes.size(), size_t(1));
+    QCOMPARE(boxes[0].critical, 1u);
+    spans.clear();
+    criticalSpans(l.rows[0], z, boxes[0], spans);
+    QCOMPARE(spans.size(), size_t(1));
+    QVERIFY(qAbs(spans[0].x0 - 5.0) < 1e-9 && qAbs(spans[0].x1 - 5.5) < 1e-9);
 }
 
 void TestDrawList::hitTest_data()

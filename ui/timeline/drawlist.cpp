@@ -88,6 +88,39 @@ void buildDrawList(const LaneLayout &layout, const Viewport &view, const std::ve
     }
 }
 
+void criticalSpans(const LaneRow &row, const Viewport &view, const DrawBox &box, std::vector<PxSpan> &out)
+{
+    const auto &prefix = row.criticalPrefix;
+    const auto p0 = prefix.begin();
+    const auto s0 = row.start.begin();
+    const size_t last = std::min<size_t>(size_t(box.first) + box.count, row.size());
+    const size_t firstOut = out.size();
+    size_t i = box.first;
+    while (i < last && prefix[last] > prefix[i]) {
+        // The next critical event k: the first with prefix[k + 1] > prefix[i].
+        const size_t k = static_cast<size_t>(std::upper_bound(p0 + std::ptrdiff_t(i) + 1, p0 + std::ptrdiff_t(last) + 1,
+                                                              prefix[i]) - p0) - 1;
+        const double x0 = view.toX(double(row.start[k]));
+        double x1 = view.toX(double(row.end[k]));
+        // The events that start before the next pixel column are one step: the last
+        // critical one among them ends the span (rows do not overlap, so it ends last).
+        const double nextT = view.toTime(std::floor(x1) + 1);
+        const size_t next = static_cast<size_t>(
+            std::lower_bound(s0 + std::ptrdiff_t(k) + 1, s0 + std::ptrdiff_t(last), nextT,
+                             [](int64_t s, double t) { return double(s) < t; }) - s0);
+        if (prefix[next] > prefix[k + 1]) {
+            const size_t p = static_cast<size_t>(
+                std::lower_bound(p0 + std::ptrdiff_t(k) + 1, p0 + std::ptrdiff_t(next) + 1, prefix[next]) - p0);
+            x1 = std::max(x1, view.toX(double(row.end[p - 1])));
+        }
+        if (out.size() > firstOut && x0 <= out.back().x1 + 1)
+            out.back().x1 = std::max(out.back().x1, x1);
+        else
+            out.push_back({x0, x1});
+        i = next;
+    }
+}
+
 int64_t eventAt(const LaneRow &row, double t, double toleranceNs)
 {
     // The first event ending at or after t either contains t or is the nearest on the

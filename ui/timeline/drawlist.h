@@ -36,6 +36,16 @@ struct DrawListStats {
 void buildDrawList(const LaneLayout &layout, const Viewport &view, const std::vector<uint32_t> &rows, double minPx,
                    std::vector<DrawBox> &out, DrawListStats *stats = nullptr);
 
+// Where a folded box's critical events are (issue 23): pixel spans [x0, x1], left
+// to right, critical events less than a pixel apart joined into one span. A box of
+// "N ops" is no more critical than those spans, so only they are drawn red. The work
+// is two binary searches per span, and spans are at least a pixel column apart:
+// bounded by the box's width in pixels, not by its events.
+struct PxSpan {
+    double x0 = 0, x1 = 0;
+};
+void criticalSpans(const LaneRow &row, const Viewport &view, const DrawBox &box, std::vector<PxSpan> &out);
+
 // [first, last) of the events of `row` that intersect [t0, t1] (an event that
 // ends at t0 or starts at t1 counts).
 struct RowWindow {

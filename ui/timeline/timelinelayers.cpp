@@ -27,6 +27,17 @@ QString qstr(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
+// Pixel spans (plot x) as rects from `top`, `height` tall, at least 2 px wide so a
+// lone critical op stays visible at any zoom.
+void fillSpans(QCPPainter *painter, const std::vector<PxSpan> &spans, const QRect &rect, double top, double height,
+               const QColor &color, double grow = 0)
+{
+    for (const PxSpan &s : spans) {
+        const double x0 = clampX(rect.left() + s.x0, rect), x1 = clampX(rect.left() + s.x1, rect);
+        painter->fillRect(QRectF(x0 - grow, top - grow, std::max(2.0, x1 - x0) + 2 * grow, height + 2 * grow), color);
+    }
+}
+
 void drawArrow(QCPPainter *painter, QPointF from, QPointF to, double head)
 {
     painter->drawLine(QLineF(from, to));
@@ -135,8 +146,14 @@ void BoxLayer::draw(QCPPainter *painter)
             if (auto it = p.m_tints->find(static_cast<uint32_t>(b.event)); it != p.m_tints->end())
                 fill = it->second;
         }
-        if (b.critical) // the critical path as a band on its ops
+        // The critical path as a band on its ops; a folded run only where its critical ops are,
+        // so a merged "N ops" box with one critical op in it is not red all along.
+        m_spans.clear();
+        if (b.critical && b.folded())
+            criticalSpans(model.layout.rows[b.row], view, b, m_spans);
+        if (b.critical && !b.folded())
             painter->fillRect(r.adjusted(-2, -1, 2, 1), c.criticalBand);
+        fillSpans(painter, m_spans, rect, r.top(), r.height(), c.criticalBand, 1);
         painter->fillRect(r, fill);
         // Job: a collective kernel's wait for the last arrival is hatched and lighter, the
         // transfer after it solid; the last arriver gets a marker at its start.
@@ -159,7 +176,9 @@ void BoxLayer::draw(QCPPainter *painter)
             }
         }
         if (b.critical) {
-            if (b.folded() || r.width() < 4) {
+            if (b.folded()) {
+                fillSpans(painter, m_spans, rect, r.bottom() - 3, 3, c.critical);
+            } else if (r.width() < 4) {
                 painter->fillRect(QRectF(r.left(), r.bottom() - 3, r.width(), 3), c.critical);
             } else {
                 painter->setPen(criticalPen);
@@ -281,17 +300,22 @@ void BoxLayer::drawFoldedCritical(QCPPainter *painter, int y0, int y1)
     if (m_foldedRows.empty())
         return;
     const QRect rect = p.plotRect();
+    const Viewport view = p.viewport();
     m_folded.clear();
-    buildDrawList(layout, p.viewport(), m_foldedRows, kMinBoxPx, m_folded);
+    buildDrawList(layout, view, m_foldedRows, kMinBoxPx, m_folded);
     for (const DrawBox &b : m_folded) {
         if (!b.critical)
             continue;
         const int cy = geo.rowCenterY(b.row);
         if (cy < 0)
             continue;
-        const double x0 = clampX(rect.left() + b.x0, rect), x1 = clampX(rect.left() + b.x1, rect);
+        m_spans.clear();
+        if (b.folded()) // only where the critical ops of the run are
+            criticalSpans(layout.rows[b.row], view, b, m_spans);
+        else
+            m_spans.push_back({b.x0, b.x1});
         const double bottom = p.widgetY(cy - p.m_rowHeight / 2) + p.m_rowHeight - 1;
-        painter->fillRect(QRectF(x0, bottom - 3, std::max(1.0, x1 - x0), 3), p.m_colors.critical);
+        fillSpans(painter, m_spans, rect, bottom - 3, 3, p.m_colors.critical);
     }
 }
 

@@ -46,6 +46,7 @@ private:
     std::vector<DrawBox> m_boxes; // reused between paints
     std::vector<DrawBox> m_folded;
     std::vector<uint32_t> m_foldedRows;
+    std::vector<PxSpan> m_spans; // a folded box's critical parts
 };
 
 class EdgeLayer : public TimelineLayerable
