@@ -11,10 +11,13 @@ namespace syncscope::ui {
 const std::vector<ShortcutEntry> &shortcutTable()
 {
     static const std::vector<ShortcutEntry> table = {
-        {"W / S, mouse wheel", "Zoom in / out (at the mouse pointer)"},
-        {"A / D, \u2190 / \u2192, drag", "Pan earlier / later"},
-        {"Shift + wheel, \u2191 / \u2193, PgUp / PgDn", "Scroll the lanes"},
-        {"0", "Fit the whole trace"},
+        // As Perfetto and Nsight Systems; View > Wheel zooms (old mapping) swaps the wheel back.
+        {"W / S, Ctrl + wheel", "Zoom in / out (at the mouse pointer)"},
+        {"A / D, \u2190 / \u2192, Shift + wheel, drag", "Pan earlier / later (a sideways wheel or swipe too)"},
+        {"Mouse wheel, \u2191 / \u2193, PgUp / PgDn", "Scroll the lanes"},
+        {"View \u25b8 Wheel zooms (old mapping)", "The wheel zooms and Shift + wheel scrolls the lanes instead"},
+        {"0", "Fit where the events are (again: the whole trace)"},
+        {"Home", "The same as 0"},
         {"F", "Fit the measured span, or the selected op"},
         {"Double-click an op", "Select it and fit it"},
         {"Shift + drag", "Measure a span (its duration is shown)"},

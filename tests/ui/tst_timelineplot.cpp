@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The timeline widget driven by QTest events (offscreen): wheel zoom, click
-// selection, keys, drag pan, Shift-drag measure, zoom history, lane collapse,
-// edge toggles, and the selected op's edges.
+// The timeline widget driven by QTest events (offscreen): the wheel in both
+// mappings, click selection, keys and focus, drag pan, Shift-drag measure, zoom
+// history, lane collapse, edge toggles, the selected op's edges, and where the
+// critical path's red goes at fit-all.
 #include "timeline/overviewstrip.h"
 #include "timeline/timelinelayers.h"
 #include "timeline/timelineview.h"
@@ -10,18 +11,27 @@
 #include "analysis/criticalpath.h"
 
 #include <QCheckBox>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTest>
+#include <QWindow>
 
 using namespace syncscope;
 using namespace syncscope::ui;
 
 namespace {
 
-void sendWheel(QWidget *w, QPoint pos, int delta, Qt::KeyboardModifiers mods = Qt::NoModifier)
+// angleDelta (dx, dy): 120 is one notch; dy > 0 away from the user, dx > 0 to the left.
+void sendWheel(QWidget *w, QPoint pos, QPoint delta, Qt::KeyboardModifiers mods = Qt::NoModifier)
 {
-    QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton, mods,
-                  Qt::NoScrollPhase, false);
+    QWheelEvent e(QPointF(pos), QPointF(w->mapToGlobal(pos)), QPoint(), delta, Qt::NoButton, mods, Qt::NoScrollPhase,
+                  false);
     QCoreApplication::sendEvent(w, &e);
+}
+
+void sendWheel(QWidget *w, QPoint pos, int dy, Qt::KeyboardModifiers mods = Qt::NoModifier)
+{
+    sendWheel(w, pos, QPoint(0, dy), mods);
 }
 
 double span(const TimeRange &r)
@@ -37,7 +47,11 @@ class TestTimelinePlot : public QObject
 private Q_SLOTS:
     void initTestCase();
     void init();
-    void wheelZoomsAtCursor();
+    void wheelScrollsLanes();
+    void ctrlWheelZoomsAtCursor();
+    void sidewaysWheelPans();
+    void oldWheelMapping();
+    void focusedPlotTakesKeys();
     void clickSelectsOpUnderCursor();
     void keysZoomPanFit();
     void dragPans();
@@ -53,6 +67,7 @@ private Q_SLOTS:
     void overviewStripMovesView();
     void pinAndHideLanes();
     void repaintIsPixelBound();
+    void fitAllRedOnlyWhereThePathIs();
     void darkPalette();
 
 private:
@@ -65,12 +80,14 @@ private:
 
 void TestTimelinePlot::initTestCase()
 {
+    QStandardPaths::setTestModeEnabled(true); // the wheel setting goes to a test location
     m_analysis = uitest::sampleAnalysis();
     QVERIFY(m_analysis->inputsOk);
 }
 
 void TestTimelinePlot::init()
 {
+    TimelinePlot::setWheelZooms(false); // the default, whatever an earlier run left
     m_view = std::make_unique<TimelineView>();
     m_view->resize(1200, 700);
     auto model = buildTimelineModel(m_analysis->device);
@@ -93,25 +110,149 @@ qint64 TestTimelinePlot::longestOp(Category c) const
     return best;
 }
 
-void TestTimelinePlot::wheelZoomsAtCursor()
+void TestTimelinePlot::wheelScrollsLanes()
 {
+    // Issue 23: as Perfetto and Nsight Systems, the plain wheel scrolls the lanes; the time range stays.
+    plot()->resize(plot()->width(), 200); // content taller than the view
+    repaint();
+    QVERIFY(plot()->contentHeight() > plot()->visibleHeight());
+    const TimeRange before = plot()->range();
+    const QRect r = plot()->plotRect();
+    const QPoint at(r.left() + r.width() / 4, r.center().y());
+    QCOMPARE(plot()->scrollY(), 0);
+    sendWheel(plot(), at, -120); // towards the user: down the lanes
+    QCOMPARE(plot()->scrollY(), 3 * plot()->rowHeight());
+    QCOMPARE(plot()->range().t0, before.t0);
+    QCOMPARE(plot()->range().t1, before.t1);
+    sendWheel(plot(), at, 120);
+    QCOMPARE(plot()->scrollY(), 0);
+    QVERIFY(!plot()->zoomHistory()->canGoBack()); // scrolling is no zoom step
+    // With every lane in view there is nothing to scroll: nothing moves.
+    plot()->resize(plot()->width(), plot()->contentHeight() + 200);
+    repaint();
+    QVERIFY(plot()->contentHeight() <= plot()->visibleHeight());
+    const TimeRange tall = plot()->range();
+    sendWheel(plot(), at, -120);
+    QCOMPARE(plot()->scrollY(), 0);
+    QCOMPARE(plot()->range().t0, tall.t0);
+    QCOMPARE(plot()->range().t1, tall.t1);
+}
+
+void TestTimelinePlot::ctrlWheelZoomsAtCursor()
+{
+    plot()->resize(plot()->width(), 200);
+    repaint();
+    const TimeRange before = plot()->range();
+    const QRect r = plot()->plotRect();
+    const QPoint at(r.left() + r.width() / 4, r.center().y());
+    const double tAt = plot()->viewport().toTime(at.x() - r.left());
+    sendWheel(plot(), at, 120, Qt::ControlModifier);
+    const TimeRange after = plot()->range();
+    QVERIFY2(qAbs(span(before) / span(after) - 1.2) < 1e-9, qPrintable(QString::number(span(before) / span(after))));
+    QVERIFY(qAbs(plot()->viewport().toTime(at.x() - r.left()) - tAt) < 1e-6 * span(before)); // the time under the cursor
+    QCOMPARE(plot()->scrollY(), 0);
+    sendWheel(plot(), at, -120, Qt::ControlModifier);
+    QVERIFY(qAbs(span(plot()->range()) - span(before)) < 1e-6 * span(before));
+}
+
+void TestTimelinePlot::sidewaysWheelPans()
+{
+    plot()->setRange({100000, 200000});
+    plot()->resize(plot()->width(), 200);
+    repaint();
+    const TimeRange before = plot()->range();
+    const QPoint at = plot()->plotRect().center();
+    // A sideways notch to the right (dx < 0): a tenth of the view later, same span, no scroll.
+    sendWheel(plot(), at, QPoint(-120, 0));
+    QVERIFY2(qAbs(plot()->range().t0 - (before.t0 + 0.1 * span(before))) < 1e-6 * span(before),
+             qPrintable(QString::number(plot()->range().t0 - before.t0)));
+    QVERIFY(qAbs(span(plot()->range()) - span(before)) < 1e-6 * span(before));
+    QCOMPARE(plot()->scrollY(), 0);
+    // Shift+wheel pans too (towards the user: later), and does not scroll.
+    sendWheel(plot(), at, QPoint(0, -120), Qt::ShiftModifier);
+    QVERIFY(qAbs(plot()->range().t0 - (before.t0 + 0.2 * span(before))) < 1e-6 * span(before));
+    QCOMPARE(plot()->scrollY(), 0);
+    sendWheel(plot(), at, QPoint(120, 0));
+    sendWheel(plot(), at, QPoint(120, 0));
+    QVERIFY(qAbs(plot()->range().t0 - before.t0) < 1e-6 * span(before));
+}
+
+void TestTimelinePlot::oldWheelMapping()
+{
+    // View > Wheel zooms (old mapping): the wheel zooms at the cursor, Shift+wheel scrolls;
+    // a setting shared by every plot and kept across runs.
+    TimelinePlot::setWheelZooms(true);
+    QVERIFY(TimelinePlot::wheelZooms());
+    QCOMPARE(QSettings().value(QStringLiteral("timeline/wheelZooms")).toBool(), true);
+    plot()->resize(plot()->width(), 200);
+    repaint();
     const TimeRange before = plot()->range();
     const QRect r = plot()->plotRect();
     const QPoint at(r.left() + r.width() / 4, r.center().y());
     const double tAt = plot()->viewport().toTime(at.x() - r.left());
     sendWheel(plot(), at, 120);
-    const TimeRange after = plot()->range();
-    QVERIFY2(qAbs(span(before) / span(after) - 1.2) < 1e-9, qPrintable(QString::number(span(before) / span(after))));
+    QVERIFY(qAbs(span(before) / span(plot()->range()) - 1.2) < 1e-9);
     QVERIFY(qAbs(plot()->viewport().toTime(at.x() - r.left()) - tAt) < 1e-6 * span(before));
-    sendWheel(plot(), at, -120);
-    QVERIFY(qAbs(span(plot()->range()) - span(before)) < 1e-6 * span(before));
-    // Shift+wheel scrolls the lanes instead.
+    QCOMPARE(plot()->scrollY(), 0);
     const TimeRange kept = plot()->range();
-    plot()->resize(plot()->width(), 200); // content taller than the view
-    repaint();
     sendWheel(plot(), at, -120, Qt::ShiftModifier);
     QVERIFY(plot()->scrollY() > 0);
     QCOMPARE(plot()->range().t0, kept.t0);
+    // A second plot (the compare window's are TimelinePlots too) follows the same setting.
+    TimelinePlot other;
+    other.resize(800, 400);
+    other.setModel(plot()->sharedModel());
+    const TimeRange o = other.range();
+    sendWheel(&other, other.plotRect().center(), 120);
+    QVERIFY(span(other.range()) < span(o));
+    TimelinePlot::setWheelZooms(false);
+    QCOMPARE(QSettings().value(QStringLiteral("timeline/wheelZooms")).toBool(), false);
+    const TimeRange o2 = other.range();
+    sendWheel(&other, other.plotRect().center(), 120);
+    QCOMPARE(other.range().t0, o2.t0);
+    QCOMPARE(other.range().t1, o2.t1);
+}
+
+void TestTimelinePlot::focusedPlotTakesKeys()
+{
+    // Keys typed into the window go to the focus widget; a checkbox ignores W, the plot zooms.
+    QWindow *window = m_view->windowHandle();
+    QVERIFY(window);
+    QCOMPARE(plot()->focusPolicy(), Qt::StrongFocus);
+    QCheckBox *other = m_view->edgeToggle(EdgeKind::Sync);
+    other->setFocus();
+    QCOMPARE(m_view->focusWidget(), other);
+    const TimeRange all = plot()->range();
+    QTest::keyClick(window, Qt::Key_W);
+    QCOMPARE(plot()->range().t0, all.t0);
+    QCOMPARE(plot()->range().t1, all.t1);
+    // What the window does after a click in a table: the focus back on the timeline.
+    plot()->setFocus();
+    QCOMPARE(m_view->focusWidget(), plot());
+    QTest::keyClick(window, Qt::Key_W);
+    QVERIFY2(qAbs(span(all) / span(plot()->range()) - 1.5) < 1e-9, "W zooms in");
+    const TimeRange zoomed = plot()->range();
+    QTest::keyClick(window, Qt::Key_D);
+    QVERIFY(qAbs(plot()->range().t0 - (zoomed.t0 + 0.2 * span(zoomed))) < 1e-6 * span(zoomed));
+    QTest::keyClick(window, Qt::Key_A);
+    QVERIFY(qAbs(plot()->range().t0 - zoomed.t0) < 1e-6 * span(zoomed));
+    QTest::keyClick(window, Qt::Key_S);
+    QVERIFY(qAbs(span(plot()->range()) - span(all)) < 1e-6 * span(all));
+    plot()->setRange({1000, 5000});
+    QTest::keyClick(window, Qt::Key_Home);
+    QCOMPARE(plot()->range().t0, all.t0);
+    QCOMPARE(plot()->range().t1, all.t1);
+    // The keys are the same in the old wheel mapping.
+    TimelinePlot::setWheelZooms(true);
+    QTest::keyClick(window, Qt::Key_W);
+    QVERIFY(qAbs(span(all) / span(plot()->range()) - 1.5) < 1e-9);
+    QTest::keyClick(window, Qt::Key_Home);
+    QCOMPARE(plot()->range().t0, all.t0);
+    TimelinePlot::setWheelZooms(false);
+    // A click in the plot takes the focus back too.
+    other->setFocus();
+    QTest::mouseClick(plot(), Qt::LeftButton, Qt::NoModifier, plot()->plotRect().center());
+    QCOMPARE(m_view->focusWidget(), plot());
 }
 
 void TestTimelinePlot::clickSelectsOpUnderCursor()
@@ -219,7 +360,7 @@ void TestTimelinePlot::zoomHistory()
     // A burst of wheel steps is one entry.
     const size_t depth = plot()->zoomHistory()->depth();
     for (int i = 0; i < 5; ++i)
-        sendWheel(plot(), plot()->plotRect().center(), 120);
+        sendWheel(plot(), plot()->plotRect().center(), 120, Qt::ControlModifier);
     QCOMPARE(plot()->zoomHistory()->depth(), depth + 1);
     QTest::keyClick(plot(), Qt::Key_Left, Qt::AltModifier);
     QCOMPARE(plot()->range().t0, 2000.0);
@@ -505,6 +646,72 @@ void TestTimelinePlot::repaintIsPixelBound()
     QVERIFY(s.boxes <= rows * size_t(plot()->plotRect().width() / 3 + 1));
     QVERIFY(s.foldedBoxes > 0);
     QVERIFY(s.labels > 0);
+}
+
+void TestTimelinePlot::fitAllRedOnlyWhereThePathIs()
+{
+    // Issue 23 item 7: four threads of 5,000 1-µs ops each (at fit-all every row is one
+    // merged "5000 ops" box) and one critical op, on thread 2 at 3 ms. Only that row may
+    // show the critical path's red, and only at that op's pixels, at fit-all and zoomed in.
+    constexpr uint32_t kThreads = 4, kOps = 5000;
+    std::vector<TrackInfo> tracks;
+    std::vector<LayoutItem> items;
+    for (uint32_t t = 0; t < kThreads; ++t) {
+        tracks.push_back({"thread " + std::to_string(t), "python3", false});
+        for (uint32_t i = 0; i < kOps; ++i) {
+            LayoutItem it;
+            it.startNs = int64_t(i) * 2000;
+            it.durNs = 1000;
+            it.event = t * kOps + i;
+            it.track = t;
+            it.category = Category::CpuOp;
+            items.push_back(it);
+        }
+    }
+    auto model = std::make_shared<TimelineModel>();
+    model->layout = buildLaneLayout(std::move(items), tracks, kThreads * kOps);
+    const uint32_t critical = 2 * kOps + 1500;
+    model->criticalEvents = {critical};
+    model->layout.setCritical(model->criticalEvents);
+    m_view->setModel(model);
+    const int criticalRow = model->layout.pos(critical).row;
+    QVERIFY(criticalRow >= 0);
+
+    auto redish = [](QRgb px) { return qRed(px) - std::max(qGreen(px), qBlue(px)) >= 60; };
+    auto check = [&](const char *where, bool folded) {
+        repaint();
+        QVERIFY2((plot()->lastPaintStats().foldedBoxes > 0) == folded, where);
+        const QImage img = plot()->toPixmap().toImage();
+        const QRect r = plot()->plotRect();
+        const Viewport v = plot()->viewport();
+        const double opX0 = r.left() + v.toX(model->startNs(critical)), opX1 = r.left() + v.toX(model->endNs(critical));
+        for (uint32_t row = 0; row < model->layout.rows.size(); ++row) {
+            const int top = plot()->geometry().rowCenterY(row) - plot()->scrollY() + r.top() - plot()->rowHeight() / 2;
+            int reds = 0, minX = img.width(), maxX = -1;
+            for (int y = std::max(r.top(), top); y < std::min(r.bottom(), top + plot()->rowHeight()); ++y)
+                for (int x = r.left(); x <= r.right(); ++x)
+                    if (redish(img.pixel(x, y))) {
+                        ++reds;
+                        minX = std::min(minX, x);
+                        maxX = std::max(maxX, x);
+                    }
+            if (int(row) != criticalRow) {
+                QVERIFY2(reds == 0, qPrintable(QStringLiteral("%1: %2 red pixels on row %3").arg(where).arg(reds).arg(row)));
+                continue;
+            }
+            QVERIFY2(reds >= 4, qPrintable(QStringLiteral("%1: the critical op is not marked").arg(where)));
+            QVERIFY2(minX >= std::floor(opX0) - 2 && maxX <= std::ceil(opX1) + 3,
+                     qPrintable(QStringLiteral("%1: red at x %2..%3, the op at %4..%5")
+                                    .arg(where).arg(minX).arg(maxX).arg(opX0).arg(opX1)));
+        }
+    };
+    check("fit-all", true);
+    // Zoomed in to 400 µs around the op (1 µs ops are still folded, 2.4 px apart).
+    plot()->setRange({2'800'000, 3'200'000});
+    check("zoomed in", true);
+    // Zoomed in until the op is a box of its own: its band and outline, no more.
+    plot()->setRange({2'999'000, 3'003'000});
+    check("one box per op", false);
 }
 
 void TestTimelinePlot::darkPalette()

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The timeline widget: a QCustomPlot whose time axis is the top axis and whose
 // content is painted by layers from the draw list (timelinelayers.h). It owns the
-// view (visible time range, vertical scroll, collapsed lanes) and handles input:
-// wheel / W S zoom, drag / A D pan, Shift-drag measure, click select, 0 / F fit,
+// view (visible time range, vertical scroll, collapsed lanes) and handles input
+// (timelineplotinput.cpp): as Perfetto and Nsight Systems, the wheel scrolls the lanes,
+// Ctrl+wheel / W S zoom, Shift+wheel / a sideways wheel / drag / A D pan (the old
+// wheel-zooms mapping is a setting), Shift-drag measure, click select, 0 / Home / F fit,
 // Alt+Left / Alt+Right zoom history.
 #pragma once
 
@@ -79,7 +81,13 @@ public:
     void zoomBack();
     void zoomForward();
     void revealEvent(uint32_t event);           // scroll/zoom so the op is in view
-    // The timeline's keys (W S A D, arrows, 0, F, Esc, ...); also used by the window's
+    // The wheel mapping of every TimelinePlot (saved as the setting timeline/wheelZooms).
+    // false (the default, as Perfetto and Nsight Systems): the wheel scrolls the lanes,
+    // Ctrl+wheel zooms at the pointer, Shift+wheel and sideways deltas pan. true (the old
+    // mapping): the wheel zooms at the pointer, Shift+wheel scrolls, sideways deltas pan.
+    static bool wheelZooms();
+    static void setWheelZooms(bool on);
+    // The timeline's keys (W S A D, arrows, 0 / Home, F, Esc, ...); also used by the window's
     // shortcuts so they work wherever the focus is. False when the key is not one.
     bool handleKey(int key, Qt::KeyboardModifiers modifiers = Qt::NoModifier);
     int scrollY() const { return m_scrollY; }
@@ -201,6 +209,7 @@ private:
     int m_measureY0 = 0, m_measureY1 = 0; // content y of the Shift-drag's ends
     QElapsedTimer m_gestureClock;
     bool m_gestureActive = false;
+    static std::optional<bool> s_wheelZooms; // the setting, read once
 };
 
 } // namespace syncscope::ui
