@@ -131,7 +131,7 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
     }
     paths.overlayAllEvents = args.has("--overlay-all-events");
     paths.criticalPathAsked = args.has("--critical-path") || args.has("--overlay") || args.has("--instance") ||
-                              args.has("--annotation") || (!args.has("--output") && !args.has("--chakra-et"));
+                              args.has("--step") || args.has("--annotation") || (!args.has("--output") && !args.has("--chakra-et"));
     RankRun run = runRankPipeline(req, paths);
     const Analysis &a = *run.analysis;
     ReportContext ctx;
@@ -148,7 +148,8 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
             ctx.extraLines.push_back("  replay    " + o.path + " (replayed vs measured)\n" + lines);
         }
     std::optional<WhatIfResult> whatIf;
-    if (!whatIfRules.empty() && a.inputsOk) {
+    // (A --step the trace lacks is exit 2 already: no what-if on a window that is not there.)
+    if (!whatIfRules.empty() && a.inputsOk && !a.diagnostics.find("cpa.step_not_found")) {
         whatIf = evaluateWhatIf(*run.analysis, whatIfRules);
         if (!whatIf || !whatIf->ok)
             code = std::max<int>(code, ExitAnalysis);

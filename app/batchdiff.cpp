@@ -70,19 +70,19 @@ bool diffSides(const CliArgs &args, DiffSideSpec &baseline, DiffSideSpec &candid
            parseDiffSide(args.positional[0], candidate, error);
 }
 
+// A diff's window is the whole trace unless one step or HTA window is asked for.
+bool diffWindowGiven(const CliArgs &args)
+{
+    return args.has("--annotation") || (args.has("--instance") && args.value("--instance") != "all") ||
+           (args.has("--step") && args.value("--step") != "all");
+}
+
 AnalysisRequest diffRequest(const CliRequest &cli, const CliArgs &args, const DiffSideSpec &side)
 {
-    const bool windowGiven =
-        args.has("--annotation") || (args.has("--instance") && args.value("--instance") != "all");
-    return diffRunRequest(cli.request, side.devicePath, side.hostPath, windowGiven);
+    return diffRunRequest(cli.request, side.devicePath, side.hostPath, diffWindowGiven(args));
 }
 
 namespace {
-
-bool windowGiven(const CliArgs &args)
-{
-    return args.has("--annotation") || (args.has("--instance") && args.value("--instance") != "all");
-}
 
 // Both runs of a diff analysed (errors printed with `label`); nullopt when one did not load.
 // `code` rises to 3 (inputs) or 6 (a requested window missing).
@@ -108,12 +108,14 @@ std::optional<std::unique_ptr<TraceDiff>> diffPair(const CliArgs &args, Analysis
     // The critical paths are part of what a diff compares: one that fails is an
     // analysis failure (exit 6), as in --batch without outputs, not a silent gap.
     for (int k = 0; k < 2; ++k)
-        if (!runs[k]->criticalPath || !runs[k]->criticalPath->success) {
+        if (runs[k]->diagnostics.find("cpa.step_not_found")) {
+            code = std::max<int>(code, ExitUsage); // a --step number a run lacks: a value out of range
+        } else if (!runs[k]->criticalPath || !runs[k]->criticalPath->success) {
             const std::string reason = runs[k]->criticalPath && !runs[k]->criticalPath->reason.empty()
                                            ? runs[k]->criticalPath->reason
                                            : std::string("not computed");
             std::cerr << "syncscope: error: " << label << (k ? "candidate" : "baseline")
-                      << (windowGiven(args) ? ": the requested --annotation/--instance window could not be analysed ("
+                      << (diffWindowGiven(args) ? ": the requested --step/--annotation/--instance window could not be analysed ("
                                             : ": the critical path could not be computed (")
                       << reason << "); the diff compares no critical paths\n";
             code = std::max<int>(code, ExitAnalysis);
@@ -159,8 +161,8 @@ int runJobDiff(const CliArgs &args, const CliRequest &cli, const std::string &ba
             code = std::max<int>(code, ExitBadInput);
             continue;
         }
-        AnalysisRequest ra = diffRunRequest(cli.request, a->devicePath, a->hostPath, windowGiven(args));
-        AnalysisRequest rb = diffRunRequest(cli.request, b->devicePath, b->hostPath, windowGiven(args));
+        AnalysisRequest ra = diffRunRequest(cli.request, a->devicePath, a->hostPath, diffWindowGiven(args));
+        AnalysisRequest rb = diffRunRequest(cli.request, b->devicePath, b->hostPath, diffWindowGiven(args));
         ra.rank = rb.rank = rank;
         if (auto diff = diffPair(args, ra, rb, label, code)) // one rank at a time: memory stays one rank's
             reports.push_back({rank, diffReportJson(**diff)});

@@ -110,6 +110,11 @@ bool buildJobCli(const CliArgs &args, const CliRequest &request, unsigned defaul
     o.overlay = args.has("--overlay");
     o.overlayAllEvents = args.has("--overlay-all-events");
     out.run.request = request.request;
+    // The job's critical path walks one step on every rank.
+    if (out.run.request.stepLast != out.run.request.stepFirst) {
+        error = "--step A,B takes one step in job mode (--step N: ProfilerStep#N on every rank)";
+        return false;
+    }
     out.reportPath = args.value("--report");
     if (args.has("--report") && out.reportPath.empty()) {
         error = "--report needs a file name";
@@ -214,6 +219,7 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
     in.ranks = &ranks;
     in.analysis = &analysis;
     in.window = &job.run.request.cpa;
+    in.request = &job.run.request;
     in.exitCode = jobExitCode(discovery, ranks);
     in.timing = timing;
     if (analysis.whatIf && !analysis.whatIf->ok) // a rule matching nothing, or no job critical path

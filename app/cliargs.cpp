@@ -24,7 +24,8 @@ const std::vector<CliOption> &cliOptions()
          "order, or a device trace alone; a name that exists as a file is taken whole), or two job folders "
          "(--batch: diffed rank by rank and merged). With --batch: steps, "
          "structurally matched ops, kernels, copies, sync waits, critical path and the top 20 changes on stdout; "
-         "without: the compare window. --annotation/--instance narrow both runs alike. See docs/diff.md."},
+         "without: the compare window. The window is the whole trace unless --step or --annotation/--instance "
+         "narrow both runs alike. See docs/diff.md."},
         {"--diff-report", "FILE", "Outputs", "With --diff: write the run diff as JSON (docs/diff.md)."},
         {"--open-pair", nullptr, "Mode",
          "Start the inspector with its Open pair dialog (the desktop entry's \"Open Trace Pair\" action)."},
@@ -49,11 +50,21 @@ const std::vector<CliOption> &cliOptions()
          "same output schema with the bugs fixed, fallbacks for traces without Record function ids, and sync "
          "dependencies from every cuda_sync event."},
         {"--annotation", "TEXT", "Critical path",
-         "Window of the critical-path analysis: events whose name contains TEXT (default ProfilerStep). "
-         "With no match, or with --annotation \"\", the whole trace is the window."},
+         "HTA's window of the critical-path analysis: events whose name contains TEXT (default ProfilerStep), "
+         "instance 0 unless --instance says. With no match, or with --annotation \"\", the whole trace is the "
+         "window."},
+        {"--step", "N|A,B|all", "Critical path",
+         "Critical-path window: ProfilerStep#N, the step whose name has the number N (0 to 2147483647), whole, "
+         "its last events kept: the figure of the per-step table and of the inspector's step selector. A,B spans "
+         "ProfilerStep#A to #B; 'all' takes the first step and adds the per-step table. The default is the first "
+         "step in time, or the whole trace when there is no ProfilerStep; with --hta-exact, --hta-version d731cc2e "
+         "or --compat chakra it is HTA's instance 0. A step the trace lacks is a usage error (exit 2) naming the "
+         "steps. Not with --instance or --annotation."},
         {"--instance", "N|A,B|all", "Critical path",
-         "Which match of the annotation (default 0; 0 to 2147483647); A,B spans matches A to B; 'all' also "
-         "computes one critical path per ProfilerStep and prints a per-step table."},
+         "HTA's window: which match of the annotation (0 to 2147483647), counted as HTA does: every event whose "
+         "name contains the annotation, the GPU copy of each ProfilerStep#N included, and HTA's loader drops the "
+         "last step's events. A,B spans matches A to B; 'all' takes instance 0 and also computes one critical "
+         "path per ProfilerStep and prints a per-step table."},
         {"--hta-version", "f4d0062|d731cc2e", "Critical path",
          "Which Holistic Trace Analysis the critical path (--critical-path, --overlay, the per-step table) "
          "reproduces: f4d0062 (default), the current HTA, or d731cc2e (2024-06), the HTA that Chakra pins: "

@@ -43,6 +43,33 @@ const char *const kPathOptions[] = {"--host",    "--device",        "--inspect",
                                     "--overlay", "--critical-path", "--report",  "--screenshot",
                                     "--diff",    "--diff-report"};
 
+// --step N | A,B | all: ProfilerStep#N by the number in its name (README "Steps and HTA instances").
+bool parseStep(const CliArgs &args, AnalysisRequest &req, std::string &error)
+{
+    if (!args.has("--step"))
+        return true;
+    const std::string text = args.value("--step");
+    req.window = WindowKind::Step;
+    if (text == "all") {
+        req.allSteps = true; // the first step plus one critical path per step
+        return true;
+    }
+    const auto comma = text.find(',');
+    int64_t a = 0, b = 0;
+    if (!parseBounded("--step", text.substr(0, comma), 0, INT_MAX, a, error) ||
+        (comma != std::string::npos && !parseBounded("--step", text.substr(comma + 1), 0, INT_MAX, b, error))) {
+        error += "; --step takes N, A,B or all";
+        return false;
+    }
+    if (comma != std::string::npos && b < a) {
+        error = "--step A,B needs A <= B (got '" + text + "')";
+        return false;
+    }
+    req.stepFirst = a;
+    req.stepLast = comma == std::string::npos ? a : b;
+    return true;
+}
+
 } // namespace
 
 bool parseSize(const std::string &text, int &width, int &height)
@@ -124,6 +151,15 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
             return false;
         req.rank = rank;
     }
+    if (args.has("--step") && (args.has("--instance") || args.has("--annotation"))) {
+        error = std::string("--step cannot be combined with ") + (args.has("--instance") ? "--instance" : "--annotation") +
+                ": --step picks ProfilerStep#N by the number in its name, --instance/--annotation HTA's window";
+        return false;
+    }
+    if (!parseStep(args, req, error))
+        return false;
+    if (args.has("--annotation") || args.has("--instance"))
+        req.window = WindowKind::HtaInstance; // HTA's numbering, exactly as asked
     if (args.has("--annotation"))
         req.cpa.annotation = args.value("--annotation");
     if (args.has("--instance")) {

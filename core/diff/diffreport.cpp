@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "diffreport.h"
 
+#include "session/stepwindow.h"
+
 #include "json/utf8.h"
 
 #include <algorithm>
@@ -98,6 +100,12 @@ ojson diffReportJson(const TraceDiff &d)
     j["version"] = SYNCSCOPE_VERSION;
     j["baseline"] = runJson(*d.baseline);
     j["candidate"] = runJson(*d.candidate);
+    // Which window the counts and critical paths cover: the whole trace unless --step or
+    // --annotation/--instance narrowed both runs (README "Steps and HTA instances").
+    const ojson baseWindow = windowJson(*d.baseline);
+    j["window"] = {{"kind", baseWindow.is_object() ? baseWindow["kind"] : ojson(nullptr)},
+                   {"baseline", baseWindow},
+                   {"candidate", windowJson(*d.candidate)}};
     ojson steps = ojson::array();
     for (const StepDiff &s : d.steps) {
         ojson st;

@@ -100,6 +100,10 @@ ojson mergeRankDiffs(const std::vector<RankDiffReport> &ranks, const std::vector
     j["tool"] = "syncscope";
     j["version"] = SYNCSCOPE_VERSION;
     j["job"] = true;
+    // Every rank is diffed with the same window rule: its kind as the ranks' reports say.
+    j["window"] = {{"kind", !ranks.empty() && ranks.front().report.contains("window")
+                                ? ranks.front().report["window"]["kind"]
+                                : ojson(nullptr)}};
     ojson rankList = ojson::array();
     for (const RankDiffReport &r : ranks) {
         const ojson &cp = r.report.at("critical_path");

@@ -336,8 +336,11 @@ AnalysisRequest diffRunRequest(AnalysisRequest r, const std::string &devicePath,
     r.keepRawEvents = false;
     r.progress = nullptr;
     r.loaded = nullptr;
-    if (!windowGiven)
+    if (!windowGiven) { // the whole trace (a --step all or --instance all adds only the per-step table)
         r.cpa.annotation.clear();
+        r.window = WindowKind::Default;
+        r.stepFirst = r.stepLast = -1;
+    }
     return r;
 }
 

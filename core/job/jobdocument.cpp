@@ -4,6 +4,7 @@
 #include "jobreport.h"
 #include "report/batchreport.h"
 #include "session/exitcodes.h"
+#include "session/stepwindow.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -46,7 +47,50 @@ ojson criticalPathJson(const RankCpGraph &cp)
     ojson summary = ojson::object();
     for (const auto &[bound, pct] : cp.summaryPct)
         summary[bound] = pct;
-    return {{"weight_us", cp.valid ? ojson(cp.weightUs) : ojson(nullptr)}, {"summary", summary}};
+    return {{"weight_us", cp.valid ? ojson(cp.weightUs) : ojson(nullptr)},
+            {"summary", summary},
+            {"step", cp.windowStep >= 0 ? ojson(cp.windowStep) : ojson(nullptr)}}; // N of its ProfilerStep#N window
+}
+
+// The step most ranks' critical paths cover (ties: the lowest N), -1 none, and on how many ranks.
+std::pair<int64_t, size_t> commonWindowStep(const std::vector<RankSummary> &ranks)
+{
+    std::map<int64_t, size_t> votes;
+    for (const RankSummary &r : ranks)
+        if (r.criticalPath.valid && r.criticalPath.windowStep >= 0)
+            ++votes[r.criticalPath.windowStep];
+    std::pair<int64_t, size_t> best{-1, 0};
+    for (const auto &[step, n] : votes)
+        if (n > best.second)
+            best = {step, n};
+    return best;
+}
+
+// The job report's "window": the rule the ranks followed (README "Steps and HTA instances").
+ojson jobWindowJson(const JobReportInput &in)
+{
+    const AnalysisRequest defaults;
+    const AnalysisRequest &req = in.request ? *in.request : defaults;
+    const auto [step, onStep] = commonWindowStep(*in.ranks);
+    bool anySteps = false;
+    for (const RankSummary &r : *in.ranks)
+        anySteps |= !r.steps.empty();
+    const WindowKind kind = requestedWindowKind(req);
+    ojson w;
+    // The default on ranks without ProfilerStep#N (and annotation "") is the whole trace.
+    const bool whole = kind == WindowKind::Step ? !anySteps : req.cpa.annotation.empty();
+    w["kind"] = whole ? "whole_trace" : windowKindName(kind);
+    w["default"] = req.window == WindowKind::Default;
+    w["step"] = step >= 0 ? ojson(step) : ojson(nullptr);
+    w["name"] = step >= 0 ? ojson("ProfilerStep#" + std::to_string(step)) : ojson(nullptr);
+    w["ranks_on_step"] = onStep;
+    if (kind == WindowKind::HtaInstance) {
+        w["annotation"] = req.cpa.annotation;
+        w["instance"] = req.cpa.instanceFirst;
+        if (req.cpa.instanceLast != req.cpa.instanceFirst)
+            w["instance_last"] = req.cpa.instanceLast;
+    }
+    return w;
 }
 
 std::map<int64_t, const RankJobStats *> statsByRank(const JobAnalysis *a)
@@ -155,6 +199,10 @@ int jobExitCode(const JobDiscovery &discovery, const std::vector<RankSummary> &r
 
 double rankStepTimeUs(const RankSummary &r, const CriticalPathOptions &window)
 {
+    if (r.criticalPath.windowStep >= 0) // the step its critical path covers (--step N picks by name)
+        for (const RankStep &st : r.steps)
+            if (st.number == r.criticalPath.windowStep)
+                return static_cast<double>(st.endNs - st.startNs) / 1e3;
     const auto first = static_cast<size_t>(std::max(0, window.instanceFirst));
     const auto last = static_cast<size_t>(std::max(window.instanceFirst, window.instanceLast));
     if (!r.steps.empty() && last < r.steps.size())
@@ -199,6 +247,7 @@ std::string buildJobReportJson(const JobReportInput &in)
     if (in.analysis)
         all.append(in.analysis->diagnostics);
     job["diagnostics"] = diagnosticsJson(all);
+    job["window"] = jobWindowJson(in);
     r["job"] = job;
 
     ojson rows = ojson::array();
@@ -261,6 +310,18 @@ std::string formatJobSummary(const JobReportInput &in)
          (in.timing.processes > 1 ? " x " + std::to_string(in.timing.processes) + " MPI processes" : "") + ", " +
          fixed(in.timing.totalSeconds, 1) + " s\n";
 
+    { // which window rule the ranks followed, and which step
+        const ojson w = jobWindowJson(in);
+        std::string line = w["kind"] == "whole_trace" ? std::string("whole trace")
+                           : w["step"].is_null()       ? std::string("no common ProfilerStep#N")
+                                                       : w["name"].get<std::string>() + " on " +
+                                                       std::to_string(w["ranks_on_step"].get<size_t>()) + " rank(s)";
+        if (w["kind"] == "step")
+            line += w["default"].get<bool>() ? ", whole step, default --step" : ", whole step, --step";
+        else if (w["kind"] == "hta_instance")
+            line += " (HTA instance " + std::to_string(w["instance"].get<int>()) + ")";
+        s += "  window " + line + "\n";
+    }
     s += "  rank exit   step ms  crit path ms  bound by (top)                  wait ms  caused ms     link\n";
     for (const auto &r : *in.ranks) {
         const auto it = stats.find(r.rank);

@@ -29,6 +29,7 @@ struct JobReportInput {
     const std::vector<RankSummary> *ranks = nullptr; // one per discovery rank, same order
     const JobAnalysis *analysis = nullptr;
     const CriticalPathOptions *window = nullptr;     // which step the per-rank step time is taken from
+    const AnalysisRequest *request = nullptr;        // the ranks' request: which window rule (job.window)
     int exitCode = 0;
     JobTiming timing;
 };
@@ -39,7 +40,8 @@ std::vector<RankSummary> analysableRanks(const std::vector<RankSummary> &ranks);
 // The worst exit code of the job: discovery errors count as bad input.
 int jobExitCode(const JobDiscovery &discovery, const std::vector<RankSummary> &ranks);
 
-// The step (or window) time of a rank in µs, -1 when unknown.
+// The step (or window) time of a rank in µs, -1 when unknown: the ProfilerStep#N
+// its critical path covers, else the steps `window`'s instances index, else the trace.
 double rankStepTimeUs(const RankSummary &rank, const CriticalPathOptions &window);
 
 // Keys: job, ranks, collectives, stragglers, job_critical_path, timing (README "Job report").

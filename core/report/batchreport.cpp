@@ -3,6 +3,8 @@
 
 #include "whatifreport.h"
 
+#include "session/stepwindow.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -257,14 +259,18 @@ std::string buildReportJson(const ReportContext &ctx)
         c["hta_exact"] = cp.htaExact;
         c["sync_edges_inferred"] = cp.syncEdgesInferred.size();
         c["annotation"] = a.request.cpa.annotation;
+        // HTA's instance numbering counts every row containing the annotation (GPU copies
+        // too); a --step window numbers the ProfilerStep#N steps (positions, as steps[].step).
+        const bool step = a.window == WindowKind::Step;
+        const int first = step ? cp.window.instanceFirst : a.request.cpa.instanceFirst;
+        const int last = step ? cp.window.instanceLast : a.request.cpa.instanceLast;
         c["instance"] = a.request.allSteps ? ojson("all")
-                        : a.request.cpa.instanceFirst == a.request.cpa.instanceLast
-                            ? ojson(a.request.cpa.instanceFirst)
-                            : ojson::array({a.request.cpa.instanceFirst, a.request.cpa.instanceLast});
-        // --instance counts HTA's rows (GPU copies of the annotation too); say which one it was.
-        c["instance_numbering"] = "hta";
+                        : first == last    ? ojson(first)
+                                           : ojson::array({first, last});
+        c["instance_numbering"] = step ? "profiler_steps" : "hta";
         if (const std::string row = instanceRowName(a, cp.window); !row.empty())
             c["instance_row"] = row;
+        c["window"] = windowJson(a); // which of the two, and which step
         c["success"] = cp.success;
         if (!cp.success)
             c["reason"] = cp.reason;
@@ -282,6 +288,8 @@ std::string buildReportJson(const ReportContext &ctx)
                 ojson sj;
                 sj["step"] = st.instance; // position among the ProfilerStep#N steps
                 sj["name"] = st.name;
+                const int64_t number = profilerStepNumber(st.name); // N of ProfilerStep#N (--step N)
+                sj["number"] = number >= 0 ? ojson(number) : ojson(nullptr);
                 sj["success"] = st.success;
                 sj["weight_us"] = st.weightUs;
                 sj["duration_us"] = st.endUs - st.startUs;
@@ -295,8 +303,10 @@ std::string buildReportJson(const ReportContext &ctx)
         }
         r["critical_path"] = c;
     }
-    if (ctx.whatIf && a.device && a.criticalPath)
+    if (ctx.whatIf && a.device && a.criticalPath) {
         r["what_if"] = whatIfJson(*a.device, *a.criticalPath, *ctx.whatIf);
+        r["what_if"]["window"] = windowJson(a); // the window whose graph the rules re-timed
+    }
 
     ojson outs = ojson::array();
     for (const auto &o : ctx.outputs) {
@@ -411,11 +421,7 @@ std::string formatSummary(const ReportContext &ctx)
     if (a.criticalPath) {
         const CriticalPathResult &cp = *a.criticalPath;
         if (cp.success) {
-            std::string window = cp.window.wholeTrace ? std::string("whole trace")
-                                                      : "\"" + a.request.cpa.annotation + "\" HTA instance " +
-                                                            std::to_string(cp.window.instanceFirst);
-            if (const std::string row = instanceRowName(a, cp.window); !cp.window.wholeTrace && !row.empty())
-                window += " = " + row;
+            std::string window = windowText(a);
             if (a.request.cpa.htaVersion != HtaVersion::F4d0062)
                 window += std::string(", HTA ") + htaVersionName(a.request.cpa.htaVersion);
             std::snprintf(line, sizeof line, "  critical path  %s over %zu nodes / %zu events (%s)\n",

@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include "link/hostgraph.h"
+#include "session/stepwindow.h"
 #include "parse/traceloader.h"
 
 #include <chrono>
@@ -199,7 +200,9 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
             const auto tc = std::chrono::steady_clock::now();
             if (request.progress)
                 request.progress("critical path", 0);
-            a->criticalPath = analyzeCriticalPath(*a->device, cpa, cpaDiag);
+            // --step's window by default, HTA's where asked for (session/stepwindow.h).
+            a->criticalPath = analyzeRequestedWindow(*a->device, request, cpa, cpaDiag, a->window);
+            a->windowByDefault = request.window == WindowKind::Default;
             if (request.allSteps)
                 a->steps = analyzeAllSteps(*a->device, cpa, cpaDiag);
             a->times.criticalPathSeconds = secondsSince(tc);
@@ -213,7 +216,9 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         if (request.mode == LinkMode::Chakra) {
             // The session's critical path is Chakra's when the options match: wait for it
             // instead of computing it a second time.
-            const bool reuse = cpaTask.valid() && isChakraCriticalPathRequest(request.cpa);
+            // (Not for a --step window: Chakra's is HTA's first instance.)
+            const bool reuse = cpaTask.valid() && isChakraCriticalPathRequest(request.cpa) &&
+                               requestedWindowKind(request) == WindowKind::HtaInstance;
             if (reuse)
                 cpaTask.get();
             a->linkSyncEdges =

@@ -12,6 +12,7 @@
 #include "model/kinetotrace.h"
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -19,6 +20,16 @@
 #include <vector>
 
 namespace syncscope {
+
+// How the critical-path window is chosen (README "Steps and HTA instances").
+enum class WindowKind : uint8_t {
+    // Step (the first ProfilerStep#N in time) unless HTA's window is asked for: HTA-exact
+    // or d731cc2e, --compat chakra, an annotation other than ProfilerStep, a non-zero
+    // instance; then, and on a trace without ProfilerStep#N steps, as HtaInstance.
+    Default,
+    Step,        // --step: ProfilerStep#stepFirst..#stepLast by name, the last step's events kept
+    HtaInstance, // --instance / --annotation: HTA's instance numbering (cpa.annotation, cpa.instance*)
+};
 
 struct AnalysisRequest {
     std::string hostPath;   // may be empty (device-only analysis)
@@ -31,6 +42,8 @@ struct AnalysisRequest {
     bool criticalPath = true;          // run the critical-path analysis
     CriticalPathOptions cpa;           // window (annotation/instance) and HTA switches
     bool allSteps = false;             // also one critical path per ProfilerStep
+    WindowKind window = WindowKind::Default;
+    int64_t stepFirst = -1, stepLast = -1; // Step: N of ProfilerStep#N; -1 = the first step in time
     const std::atomic<bool> *cancel = nullptr;
     // stage name ("load host", "load device", "sync", "link", "critical path") and its
     // progress 0..1; called from worker threads.
@@ -64,6 +77,10 @@ struct Analysis {
     std::vector<SyncEdgeRef> linkSyncEdges; // the ones the linker used
     std::optional<LinkResult> link; // set when a host trace was given and loaded
     std::optional<CriticalPathResult> criticalPath; // set when requested and the device trace loaded
+    // The rule the critical path followed: Step or HtaInstance (never Default; a whole
+    // trace reads window.wholeTrace), and whether the default rule chose it.
+    WindowKind window = WindowKind::HtaInstance;
+    bool windowByDefault = true;
     std::vector<StepResult> steps;  // per-step critical paths (allSteps)
     StageTimes times;
 };

@@ -89,7 +89,8 @@ int writeOutput(const Analysis &a, const RankOutputPaths &paths, const Requested
                 diagnostics.error("critical_path.unavailable", why + ", so " + o.option + " was not written",
                                     o.path);
                 records.push_back(notWritten(o, "skipped", why));
-                return ExitAnalysis;
+                // A --step number the trace lacks is a usage error, not a failed analysis.
+                return a.diagnostics.find("cpa.step_not_found") ? ExitUsage : ExitAnalysis;
             }
             bool ok = false;
             if (kind == "critical_path") {
@@ -143,6 +144,8 @@ int criticalPathOutcome(Analysis &a, bool asked)
 {
     if (!a.inputsOk || !a.criticalPath || a.criticalPath->success)
         return ExitOk;
+    if (a.diagnostics.find("cpa.step_not_found")) // a value out of range (README "Exit codes")
+        return ExitUsage;
     if (asked)
         return ExitAnalysis;
     a.diagnostics.demoteErrors("cpa.");
