@@ -31,7 +31,8 @@ AggregatePanel::AggregatePanel(QWidget *parent)
     m_sorted->setSourceModel(m_model);
     m_sorted->setSortRole(SortRole);
     setupSortedTable(m_view, m_sorted, AggregateModel::TotalColumn, Qt::DescendingOrder);
-    m_view->horizontalHeader()->setSectionResizeMode(AggregateModel::NameColumn, QHeaderView::Stretch);
+    setNameColumn(m_view, AggregateModel::NameColumn);
+    fitColumnsToContents(m_view);
     auto jump = [this](const QModelIndex &index) {
         const QVariant t = index.data(TargetEventRole);
         if (t.isValid())

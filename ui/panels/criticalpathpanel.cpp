@@ -2,6 +2,7 @@
 #include "criticalpathpanel.h"
 
 #include "analysis/criticalpath.h"
+#include "panels/tableviewsetup.h"
 #include "panels/treemodel.h"
 #include "timeline/timeformat.h"
 
@@ -29,6 +30,7 @@ void setupTable(QTableView *view)
     view->verticalHeader()->hide();
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 4);
     view->setWordWrap(false);
+    view->setTextElideMode(Qt::ElideMiddle);
     view->setAlternatingRowColors(true);
 }
 
@@ -89,8 +91,10 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     setupTable(m_opsView);
     m_breakdownView->horizontalHeader()->setSectionResizeMode(BreakdownModel::BoundByColumn, QHeaderView::Stretch);
     m_breakdownView->setMaximumHeight(m_breakdownView->verticalHeader()->defaultSectionSize() * 7 + 4);
-    m_opsView->horizontalHeader()->setSectionResizeMode(CriticalOpsModel::OpColumn, QHeaderView::Stretch);
-    m_opsView->horizontalHeader()->setSectionResizeMode(CriticalOpsModel::IndexColumn, QHeaderView::ResizeToContents);
+    // Op names elided to what tells them apart (three GEMMs are not three "sm90…"); the rest sized to content.
+    setNameColumn(m_opsView, CriticalOpsModel::OpColumn);
+    fitColumnsToContents(m_opsView);
+    fitColumnsToContents(m_breakdownView);
     m_steps->setToolTip(tr("Which ProfilerStep the critical path covers"));
     m_steps->hide();
     connect(m_steps, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
@@ -197,8 +201,6 @@ void CriticalPathPanel::setPath(std::shared_ptr<const CriticalPathResult> cp,
         m_steps->hide();
     }
     m_updating = false;
-    m_opsView->resizeColumnToContents(CriticalOpsModel::TimeColumn);
-    m_opsView->resizeColumnToContents(CriticalOpsModel::ShareColumn);
 }
 
 } // namespace syncscope::ui

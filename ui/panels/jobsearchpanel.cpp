@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "jobsearchpanel.h"
 
+#include "panels/tableviewsetup.h"
 #include "panels/criticalpathmodel.h"
 #include "panels/ranktablemodel.h"
 #include "panels/treemodel.h"
@@ -53,7 +54,9 @@ JobSearchPanel::JobSearchPanel(QWidget *parent)
     m_view->setTabKeyNavigation(false);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-    m_view->horizontalHeader()->setSectionResizeMode(JobSearchModel::NameColumn, QHeaderView::Stretch);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    setNameColumn(m_view, JobSearchModel::NameColumn);
+    fitColumnsToContents(m_view);
     m_view->setWordWrap(false);
 
     // Type-ahead with a short delay: every rank's events are rescanned per query.

@@ -85,7 +85,8 @@ RankTablePanel::RankTablePanel(QWidget *parent)
     m_costs->setTabKeyNavigation(false);
     m_costs->setWordWrap(false);
     m_costs->verticalHeader()->hide();
-    m_costs->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    setNameColumn(m_costs, 1); // the op that delayed others
+    m_costs->setTextElideMode(Qt::ElideMiddle); // its Where path
     connect(m_costs, &QTableWidget::cellClicked, this, [this](int row, int) { activateDelayCost(row); });
     connect(m_costs, &QTableWidget::cellActivated, this, [this](int row, int) { activateDelayCost(row); });
     m_sorted->setSourceModel(m_model);

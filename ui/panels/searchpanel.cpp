@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "searchpanel.h"
 
+#include "panels/tableviewsetup.h"
 #include "panels/treemodel.h"
 
 #include <QCheckBox>
@@ -55,8 +56,9 @@ SearchPanel::SearchPanel(QWidget *parent)
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
-    m_view->horizontalHeader()->setSectionResizeMode(SearchModel::NameColumn, QHeaderView::Stretch);
-    m_view->horizontalHeader()->resizeSection(SearchModel::LaneColumn, fontMetrics().horizontalAdvance(QLatin1Char('x')) * 48);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    setNameColumn(m_view, SearchModel::NameColumn);
+    fitColumnsToContents(m_view);
     m_view->setWordWrap(false);
 
     // Type-ahead with a short delay so a million events are not rescanned per key.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "syncwaitspanel.h"
 
+#include "panels/tableviewsetup.h"
 #include "panels/criticalpathmodel.h"
 #include "panels/treemodel.h"
 
@@ -39,8 +40,10 @@ SyncWaitsPanel::SyncWaitsPanel(QWidget *parent)
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
     m_view->setWordWrap(false);
     m_view->setAlternatingRowColors(true);
-    m_view->horizontalHeader()->setSectionResizeMode(SyncWaitsModel::WaitingColumn, QHeaderView::Stretch);
-    m_view->horizontalHeader()->setSectionResizeMode(SyncWaitsModel::WaitedForColumn, QHeaderView::Stretch);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    setNameColumn(m_view, SyncWaitsModel::WaitingColumn);
+    setNameColumn(m_view, SyncWaitsModel::WaitedForColumn);
+    fitColumnsToContents(m_view);
     auto jump = [this](const QModelIndex &index) {
         const QVariant t = index.data(TargetEventRole);
         if (t.isValid())
@@ -61,9 +64,6 @@ void SyncWaitsPanel::setSources(std::shared_ptr<const Analysis> analysis, std::s
     const bool have = analysis != nullptr;
     m_model->setSources(std::move(analysis), std::move(model));
     m_totals->setText(have ? m_model->totalsText() : tr("No analysis yet."));
-    m_view->resizeColumnToContents(SyncWaitsModel::KindColumn);
-    m_view->resizeColumnToContents(SyncWaitsModel::SourceColumn);
-    m_view->resizeColumnToContents(SyncWaitsModel::WaitColumn);
 }
 
 } // namespace syncscope::ui

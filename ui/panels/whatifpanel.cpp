@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "whatifpanel.h"
 
+#include "panels/tableviewsetup.h"
+
 #include "job/jobbuild.h"
 #include "job/jobdata.h"
 #include "job/jobdocument.h"
@@ -119,7 +121,10 @@ WhatIfPanel::WhatIfPanel(QWidget *parent)
     m_movedView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_movedView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_movedView->verticalHeader()->hide();
-    m_movedView->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_movedView->setWordWrap(false);
+    m_movedView->setTextElideMode(Qt::ElideMiddle);
+    setNameColumn(m_movedView, 0); // "ops that move most": names that tell kernels apart
+    fitColumnsToContents(m_movedView);
     // In a scroll area: the panel shares a dock tab stack and must not raise its minimum height.
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
