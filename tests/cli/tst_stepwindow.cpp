@@ -155,6 +155,8 @@ void TestStepWindow::stepIsThePerStepFigure()
     QCOMPARE(hta.at("critical_path").at("instance_numbering").get<std::string>(), std::string("hta"));
     const double htaUs = hta.at("critical_path").at("weight_us").get<double>();
     QVERIFY2(htaUs < 0.1 * table, qPrintable(QStringLiteral("%1 vs %2").arg(htaUs).arg(table)));
+    QCOMPARE(htaUs, 18.0); // the figures README "Steps and HTA instances" quotes
+    QCOMPARE(table, 669.0);
 
     const Run r = runSyncscope(QStringList(kSample) << "--step" << "2");
     QCOMPARE(r.code, 0);
@@ -199,6 +201,10 @@ void TestStepWindow::htaExactKeepsInstanceZero()
         const Run r = runSyncscope(QStringList(kSample) << extra);
         QVERIFY2(r.err.contains("\"ProfilerStep\" HTA instance 0 = ProfilerStep#0"), qPrintable(r.err));
     }
+    // An annotation alone is HTA's window too.
+    const json ann = report(QStringList(kSample) << "--annotation" << "ProfilerStep");
+    QCOMPARE(ann.at("critical_path").at("window").at("kind").get<std::string>(), std::string("hta_instance"));
+    QCOMPARE(ann.at("critical_path").at("window").at("default").get<bool>(), false);
     // --step is still there when asked for, with HTA-exact rules.
     const json j = report(QStringList(kSample) << "--hta-exact" << "--step" << "1");
     QCOMPARE(j.at("critical_path").at("window").at("kind").get<std::string>(), std::string("step"));
@@ -332,6 +338,8 @@ void TestStepWindow::diffWindow()
     QCOMPARE(step.at("window").at("kind").get<std::string>(), std::string("step"));
     QCOMPARE(step.at("window").at("baseline").at("name").get<std::string>(), std::string("ProfilerStep#1"));
     QCOMPARE(step.at("critical_path").at("baseline_us").get<double>(), perStepFigure({"--batch", device}, 1));
+    const json all = report(QStringList(diff) << "--step" << "all", 0, "--diff-report");
+    QCOMPARE(all.at("window").at("kind").get<std::string>(), std::string("whole_trace"));
     const json hta = report(QStringList(diff) << "--instance" << "1", 0, "--diff-report");
     QCOMPARE(hta.at("window").at("kind").get<std::string>(), std::string("hta_instance"));
     QCOMPARE(runSyncscope(QStringList(diff) << "--step" << "9").code, 2);
