@@ -7,6 +7,7 @@
 #include "diff/comparewindow.h"
 #include "diff/difftablemodel.h"
 #include "mainwindow.h"
+#include "panels/elidedname.h"
 #include "timeline/timelineplot.h"
 #include "tracegen.h"
 
@@ -15,6 +16,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QToolTip>
 #include <QtTest>
 
 #include <cmath>
@@ -32,6 +34,9 @@ private slots:
     void selectionLinksMatchedOps();
     void colouredByDelta();
     void tableSortsByDeltaAndShowsBothSides();
+    void tableRowZoomsBothTimelines();
+    void tooltipsGiveBothDurations();
+    void topChangeIsElidedToWhatTellsItApart();
     void compareRunsAsynchronously();
     void compareReportsABadInput();
     void mainWindowHasCompareWith();
@@ -196,6 +201,119 @@ void TestCompareWindow::tableSortsByDeltaAndShowsBothSides()
             w.showTableRow(r);
             QCOMPARE(w.candidatePlot()->selection()->event(), w.counterpart(true, w.baselinePlot()->selection()->event()));
         }
+}
+
+namespace {
+
+// The plot's view holds the op, which takes about a sixth of it (a jump's zoom).
+void checkZoomedTo(TimelinePlot *p, qint64 ev)
+{
+    QVERIFY(ev >= 0);
+    const TimeRange r = p->range();
+    const double t0 = p->model()->startNs(uint32_t(ev)), t1 = p->model()->endNs(uint32_t(ev));
+    QVERIFY2(r.t0 <= t0 && t1 <= r.t1, qPrintable(QStringLiteral("%1-%2 not in %3-%4").arg(t0).arg(t1).arg(r.t0).arg(r.t1)));
+    // A sixth, or 1 µs around an op shorter than 167 ns, as the inspector's jump does.
+    const double expected = std::min(std::max(6 * (t1 - t0), 1000.0), p->model()->spanNs());
+    QVERIFY2(std::fabs((r.t1 - r.t0) - expected) < 1.0, qPrintable(QString::number(r.t1 - r.t0)));
+    QVERIFY2((t1 - t0) / (r.t1 - r.t0) > 0.1, qPrintable(QString::number((t1 - t0) / (r.t1 - r.t0))));
+}
+
+} // namespace
+
+void TestCompareWindow::tableRowZoomsBothTimelines()
+{
+    CompareWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.setDiff(m_diff);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSortFilterProxyModel *sorted = w.sortedTable();
+    auto rowOf = [&](const QString &category, auto pick) {
+        for (int r = 0; r < w.tableModel()->rowCount(); ++r)
+            if (w.tableModel()->row(r).category == category && pick(w.tableModel()->row(r)))
+                return sorted->mapFromSource(w.tableModel()->index(r, DiffTableModel::Name));
+        return QModelIndex();
+    };
+    // A click on the slow kernel's row: both timelines zoom to it (it was a sliver of a step before).
+    const QModelIndex kernel = rowOf(QStringLiteral("kernel"), [](const DiffTableRow &r) { return r.name.contains(QLatin1String(kSlow)); });
+    QVERIFY(kernel.isValid());
+    w.table()->scrollTo(kernel);
+    QTest::mouseClick(w.table()->viewport(), Qt::LeftButton, {}, w.table()->visualRect(kernel).center());
+    checkZoomedTo(w.baselinePlot(), w.baselinePlot()->selection()->event());
+    checkZoomedTo(w.candidatePlot(), w.candidatePlot()->selection()->event());
+    // Zoomed out with the kernel still in view and wide enough to see: a click zooms to it again.
+    w.baselinePlot()->zoomBy(1.0 / 8);
+    QTest::mouseClick(w.table()->viewport(), Qt::LeftButton, {}, w.table()->visualRect(kernel).center());
+    checkZoomedTo(w.baselinePlot(), w.baselinePlot()->selection()->event());
+    checkZoomedTo(w.candidatePlot(), w.candidatePlot()->selection()->event());
+    // Enter on an op row: the op and its match.
+    const QModelIndex op = rowOf(QStringLiteral("op"), [](const DiffTableRow &r) { return r.baselineCount > 0 && r.candidateCount > 0; });
+    QVERIFY(op.isValid());
+    w.baselinePlot()->fitAll();
+    w.table()->setFocus();
+    w.table()->selectionModel()->setCurrentIndex(op, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QTest::keyClick(w.table(), Qt::Key_Return);
+    const qint64 a = w.baselinePlot()->selection()->event();
+    QCOMPARE(w.candidatePlot()->selection()->event(), w.counterpart(true, a));
+    checkZoomedTo(w.baselinePlot(), a);
+    checkZoomedTo(w.candidatePlot(), w.candidatePlot()->selection()->event());
+}
+
+void TestCompareWindow::tooltipsGiveBothDurations()
+{
+    CompareWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.setDiff(m_diff);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // Every cell of a row: the full name, both runs' times and the change.
+    for (int r = 0; r < w.tableModel()->rowCount(); ++r) {
+        const DiffTableRow &row = w.tableModel()->row(r);
+        for (int c : {int(DiffTableModel::Name), int(DiffTableModel::Delta)}) {
+            const QString tip = w.tableModel()->index(r, c).data(Qt::ToolTipRole).toString();
+            QVERIFY2(tip.contains(row.name), qPrintable(tip));
+            QVERIFY2(tip.contains(QStringLiteral("baseline %1 \u00b5s").arg(row.baselineUs, 0, 'f', 1)), qPrintable(tip));
+            QVERIFY2(tip.contains(QStringLiteral("candidate %1 \u00b5s").arg(row.candidateUs, 0, 'f', 1)), qPrintable(tip));
+            QVERIFY2(tip.contains(QStringLiteral("\u0394 ")), qPrintable(tip));
+        }
+    }
+    // Hovering a matched op on a timeline: the tooltip gives this op's and its match's durations.
+    const auto &m = m_diff->matches;
+    const uint32_t a = m_diff->baselineOps.event[m[5].first], b = m_diff->candidateOps.event[m[5].second];
+    w.showStep(0);
+    TimelinePlot *p = w.baselinePlot();
+    p->revealEvent(a);
+    const QPoint pos = p->eventPoint(a);
+    QVERIFY(pos.x() >= 0);
+    QCOMPARE(p->eventAt(pos), qint64(a));
+    QMouseEvent move(QEvent::MouseMove, pos, p->mapToGlobal(pos), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(p, &move);
+    const QString tip = QToolTip::text();
+    const double da = m_diff->baseline->device->events[a].dur, db = m_diff->candidate->device->events[b].dur;
+    QVERIFY2(tip.contains(QStringLiteral("baseline %1 \u00b5s").arg(da, 0, 'f', 1)), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("candidate %1 \u00b5s").arg(db, 0, 'f', 1)), qPrintable(tip));
+    QCOMPARE(w.hoverText(0, a), tip);
+    QVERIFY(w.statusText().contains(QStringLiteral("candidate")));
+    // GPU work: its key's mean per launch on both sides.
+    const KinetoTrace &cand = *m_diff->candidate->device;
+    for (uint32_t i = 0; i < cand.events.size(); ++i)
+        if (cand.events[i].kind == EventKind::Kernel && cand.str(cand.events[i].name).find(kSlow) != std::string_view::npos) {
+            const QString k = w.hoverText(1, i);
+            QVERIFY2(k.contains(QLatin1String("baseline")) && k.contains(QLatin1String("candidate")), qPrintable(k));
+            break;
+        }
+}
+
+void TestCompareWindow::topChangeIsElidedToWhatTellsItApart()
+{
+    CompareWindow w;
+    w.setDiff(m_diff);
+    QVERIFY(!m_diff->top.empty());
+    const QString name = QString::fromStdString(m_diff->top.front().name);
+    QVERIFY(w.summaryLabel()->text().contains(elideKernelName(name, 60)));
+    const QString tip = w.summaryLabel()->toolTip();
+    QVERIFY2(tip.contains(name) && tip.contains(QLatin1String("baseline")) && tip.contains(QLatin1String("candidate")),
+             qPrintable(tip));
 }
 
 void TestCompareWindow::compareRunsAsynchronously()

@@ -2,6 +2,8 @@
 #include "comparewindow.h"
 
 #include "difftablemodel.h"
+#include "panels/elidedname.h"
+#include "panels/tableviewsetup.h"
 #include "timeline/timelineplot.h"
 
 #include <QApplication>
@@ -18,6 +20,7 @@
 #include <QStatusBar>
 #include <QTableView>
 #include <QThread>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -41,6 +44,15 @@ QColor deltaColor(double baseUs, double candUs)
 QString us(double v)
 {
     return QString::number(v, 'f', 1) + QStringLiteral(" \u00b5s");
+}
+
+// "baseline 12.0 µs → candidate 36.1 µs (+24.1 µs, +200.8 %)": both sides, never one alone.
+QString bothSides(double base, double cand)
+{
+    const double d = cand - base;
+    const QString pct = base > 0 ? QString::asprintf(", %+.1f %%", 100.0 * d / base) : QString();
+    return QCoreApplication::translate("CompareWindow", "baseline %1 \u2192 candidate %2 (%3%4%5)")
+        .arg(us(base), us(cand), d > 0 ? QStringLiteral("+") : QString(), us(d), pct);
 }
 
 } // namespace
@@ -86,28 +98,28 @@ CompareWindow::CompareWindow(QWidget *parent)
         v->addWidget(m_plots[k], 1);
         connect(m_plots[k], &TimelinePlot::rangeChanged, this, [this, k] { syncRange(k); });
         connect(m_plots[k]->selection(), &Selection::changed, this, [this, k](qint64 ev) { linkSelection(k, ev); });
-        connect(m_plots[k], &TimelinePlot::eventHovered, this, [this, k](qint64 ev) {
-            describeHover(k, ev);
-            // Hovering a matched op puts the other run's cursor on its match.
-            const qint64 other = counterpart(k == 0, ev);
-            if (other >= 0 && m_models[1 - k])
-                m_plots[1 - k]->setCursorNs(m_models[1 - k]->startNs(static_cast<uint32_t>(other)));
-        });
+        connect(m_plots[k], &TimelinePlot::eventHovered, this, [this, k](qint64 ev) { hovered(k, ev); });
     }
     m_tableModel = new DiffTableModel(this);
     m_sorted = new QSortFilterProxyModel(this);
     m_sorted->setSourceModel(m_tableModel);
     m_sorted->setSortRole(Qt::UserRole);
     m_table = new QTableView;
-    m_table->setModel(m_sorted);
-    m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
-    connect(m_table, &QTableView::clicked, this,
-            [this](const QModelIndex &index) { showTableRow(m_sorted->mapToSource(index).row()); });
+    setupSortedTable(m_table, m_sorted, DiffTableModel::Delta, Qt::DescendingOrder);
+    m_table->setAlternatingRowColors(false);
+    // Names elided to what tells kernels apart; numbers sized to content; Where (a path) elided in the middle.
+    setNameColumn(m_table, DiffTableModel::Name);
+    fitColumnsToContents(m_table);
+    m_table->horizontalHeader()->setSectionResizeMode(DiffTableModel::Where, QHeaderView::Interactive);
+    // A click, Enter or the arrow keys on a row zoom both timelines to its op.
+    auto show = [this](const QModelIndex &index) { showTableRow(m_sorted->mapToSource(index).row()); };
+    connect(m_table, &QTableView::clicked, this, show);
+    connect(m_table, &QTableView::activated, this, show);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, show](const QModelIndex &current) {
+                if (current.isValid() && QApplication::mouseButtons() == Qt::NoButton) // a click shows it on release
+                    show(current);
+            });
     auto *split = new QSplitter(Qt::Vertical);
     split->addWidget(top);
     split->addWidget(m_table);
@@ -218,8 +230,7 @@ void CompareWindow::apply(std::shared_ptr<const TraceDiff> diff, std::array<std:
     m_syncing = false;
     m_tableModel->setDiff(m_diff);
     m_table->sortByColumn(DiffTableModel::Delta, Qt::DescendingOrder);
-    m_table->resizeColumnsToContents();
-    m_table->setColumnWidth(DiffTableModel::Name, std::min(m_table->columnWidth(DiffTableModel::Name), 360));
+    m_table->resizeColumnToContents(DiffTableModel::Where);
     m_table->setColumnWidth(DiffTableModel::Where, std::min(m_table->columnWidth(DiffTableModel::Where), 360));
     m_stepBox->clear();
     for (const StepDiff &s : m_diff->steps)
@@ -230,17 +241,23 @@ void CompareWindow::apply(std::shared_ptr<const TraceDiff> diff, std::array<std:
                                           us(s.deltaUs()))
                                : tr("Step %1: in one run only").arg(s.index));
     m_stepBox->setEnabled(!m_diff->steps.empty());
-    QString summary;
+    QString summary, summaryTip;
     if (m_diff->criticalPathBoth)
         summary = tr("Critical path %1 \u2192 %2").arg(us(m_diff->baselineCpUs), us(m_diff->candidateCpUs));
     if (!m_diff->top.empty()) {
         const TopChange &t = m_diff->top.front();
+        const QString name = QString::fromStdString(t.name);
+        // Elided to what tells it apart (a GEMM's tile, a template's arguments), in full in the tooltip.
         summary += (summary.isEmpty() ? QString() : QStringLiteral("   \u00b7   ")) +
                    tr("Top change: %1 %2 %3%4")
-                       .arg(QString::fromStdString(t.category),
-                            QString::fromStdString(t.name).left(60), t.deltaUs() > 0 ? "+" : "", us(t.deltaUs()));
+                       .arg(QString::fromStdString(t.category), elideKernelName(name, 60),
+                            t.deltaUs() > 0 ? "+" : "", us(t.deltaUs()));
+        summaryTip = tr("Top change: %1 %2\n%3\n%4")
+                         .arg(QString::fromStdString(t.category), name, QString::fromStdString(t.where),
+                              bothSides(t.baselineUs, t.candidateUs));
     }
     m_summary->setText(summary);
+    m_summary->setToolTip(summaryTip);
     if (!m_diff->steps.empty())
         showStep(0);
     else
@@ -364,6 +381,18 @@ bool CompareWindow::eventFilter(QObject *watched, QEvent *event)
             const double offset = stepOffsetNs(std::max(stepAt(k == 0, ns), 0)) * (k == 0 ? 1 : -1);
             m_plots[k]->setCursorNs(ns);
             m_plots[1 - k]->setCursorNs(ns + offset);
+            // Plain hover over the events: the tooltip is this window's (both runs' durations), not
+            // the plot's one-sided one, so the plot does not see the move. Drags go on to it.
+            const QPoint pos = me->position().toPoint();
+            if (me->buttons() == Qt::NoButton && m_plots[k]->plotRect().contains(pos)) {
+                const qint64 ev = m_plots[k]->eventAt(pos);
+                hovered(k, ev);
+                if (ev >= 0)
+                    QToolTip::showText(me->globalPosition().toPoint(), hoverText(k, ev), m_plots[k]);
+                else
+                    QToolTip::hideText();
+                return true;
+            }
         } else if (event->type() == QEvent::Leave) {
             m_plots[0]->setCursorNs(std::nan(""));
             m_plots[1]->setCursorNs(std::nan(""));
@@ -402,28 +431,50 @@ void CompareWindow::linkSelection(int from, qint64 event)
     m_linking = false;
 }
 
+void CompareWindow::hovered(int from, qint64 event)
+{
+    describeHover(from, event);
+    // Hovering a matched op puts the other run's cursor on its match.
+    const qint64 other = counterpart(from == 0, event);
+    if (other >= 0 && m_models[1 - from])
+        m_plots[1 - from]->setCursorNs(m_models[1 - from]->startNs(static_cast<uint32_t>(other)));
+}
+
 void CompareWindow::describeHover(int from, qint64 event)
 {
+    if (m_diff && event >= 0)
+        setStatus(hoverText(from, event).replace(u'\n', QStringLiteral(": ")));
+}
+
+QString CompareWindow::hoverText(int from, qint64 event) const
+{
     if (!m_diff || event < 0)
-        return;
+        return {};
     const KinetoTrace &t = from ? *m_diff->candidate->device : *m_diff->baseline->device;
     const KinetoEvent &e = t.events[static_cast<size_t>(event)];
     const QString name = QString::fromUtf8(t.str(e.name).data(), int(t.str(e.name).size()));
     const qint64 other = counterpart(from == 0, event);
-    if (other < 0) {
-        if (m_nodeOf[from].count(static_cast<uint32_t>(event)))
-            setStatus(tr("%1 (%2): %3 \u2014 no match in the %4")
-                          .arg(name, us(e.dur), from ? tr("added in the candidate") : tr("removed in the candidate"),
-                               from ? tr("baseline") : tr("candidate")));
-        else
-            setStatus(tr("%1 (%2)").arg(name, us(e.dur)));
-        return;
+    if (other >= 0) { // a matched op: this op and its match
+        const KinetoTrace &ot = from ? *m_diff->baseline->device : *m_diff->candidate->device;
+        const double them = ot.events[static_cast<size_t>(other)].dur;
+        return name + u'\n' + (from ? bothSides(them, e.dur) : bothSides(e.dur, them));
     }
-    const KinetoTrace &ot = from ? *m_diff->baseline->device : *m_diff->candidate->device;
-    const double base = from ? ot.events[static_cast<size_t>(other)].dur : e.dur;
-    const double cand = from ? e.dur : ot.events[static_cast<size_t>(other)].dur;
-    setStatus(tr("%1: baseline %2 \u2192 candidate %3 (%4%5)")
-                  .arg(name, us(base), us(cand), cand > base ? "+" : "", us(cand - base)));
+    if (m_nodeOf[from].count(static_cast<uint32_t>(event)))
+        return tr("%1 (%2)\n%3 \u2014 no match in the %4")
+            .arg(name, us(e.dur), from ? tr("added in the candidate") : tr("removed in the candidate"),
+                 from ? tr("baseline") : tr("candidate"));
+    if (isGpuActivity(e.kind)) { // GPU work is compared by its (name, launching op) key: the means
+        const OpForest &ops = from ? m_diff->candidateOps : m_diff->baselineOps;
+        const std::string key = std::string(t.str(e.name)) + '\x1f' + m_diff->pathText(ops.launchPath(t, uint32_t(event)));
+        for (const auto *list : {&m_diff->kernelsByOp, &m_diff->memcpysByOp})
+            for (const GpuDiff &r : *list)
+                if (r.name + '\x1f' + m_diff->pathText(r.launchPath) == key)
+                    return tr("%1 (%2)\nper launch by this op: %3; launches %4 \u2192 %5")
+                        .arg(name, us(e.dur), bothSides(r.baseline.meanUs(), r.candidate.meanUs()))
+                        .arg(r.baseline.count)
+                        .arg(r.candidate.count);
+    }
+    return tr("%1 (%2)").arg(name, us(e.dur));
 }
 
 void CompareWindow::showTableRow(int row)
@@ -464,14 +515,28 @@ void CompareWindow::showTableRow(int row)
         if (found[k] < 0)
             continue;
         m_plots[k]->selection()->setEvent(found[k]);
-        m_plots[k]->revealEvent(static_cast<uint32_t>(found[k]));
+        m_plots[k]->revealEvent(static_cast<uint32_t>(found[k])); // its lane in view
+        zoomTo(k, static_cast<uint32_t>(found[k]));
     }
     m_syncing = false;
     m_linking = false;
-    setStatus(tr("%1 %2: baseline %3 \u2192 candidate %4%5")
-                  .arg(r.category, r.name.left(80), us(r.baselineUs), us(r.candidateUs),
+    if ((found[0] < 0) != (found[1] < 0)) // in one run only: the other follows, step-aligned
+        syncRange(found[0] >= 0 ? 0 : 1);
+    setStatus(tr("%1 %2: %3%4")
+                  .arg(r.category, elideKernelName(r.name, 80), bothSides(r.baselineUs, r.candidateUs),
                        found[0] < 0 ? tr(" (not in the baseline)")
                                     : found[1] < 0 ? tr(" (not in the candidate)") : QString()));
+}
+
+void CompareWindow::zoomTo(int k, uint32_t event)
+{
+    // As the inspector's jump: the op takes about a sixth of the view, never past the trace's ends.
+    const TimelineModel &m = *m_models[k];
+    const double t0 = m.startNs(event), t1 = m.endNs(event);
+    const double trace = std::max(1.0, m.spanNs());
+    const double span = std::min(std::max((t1 - t0) * 6, 1000.0), trace);
+    const double start = std::clamp((t0 + t1) / 2 - span / 2, 0.0, trace - span);
+    m_plots[k]->setRange({start, start + span});
 }
 
 } // namespace syncscope::ui

@@ -3,7 +3,8 @@
 // aligned steps (the step under the view starts at the same x in both), with a
 // synchronised cursor and zoom, matched ops linked on hover and selection, ops and
 // GPU work coloured by delta (red slower, green faster, orange added, grey removed)
-// and a sortable diff table whose rows show both sides when clicked.
+// and a sortable diff table whose rows (click, Enter, arrow keys) zoom both timelines to
+// their op; tooltips give both runs' durations.
 #pragma once
 
 #include "diff/tracediff.h"
@@ -47,6 +48,7 @@ public:
     QSortFilterProxyModel *sortedTable() const { return m_sorted; }
     DiffTableModel *tableModel() const { return m_tableModel; }
     QComboBox *stepBox() const { return m_stepBox; }
+    QLabel *summaryLabel() const { return m_summary; } // critical path and top change
     QString statusText() const;
 
     // Puts step `index` (ordinal, both runs) at the left of both timelines.
@@ -59,6 +61,9 @@ public:
     double stepOffsetNs(int step) const;
     // The step under time `ns` of one run's timeline (-1 before the first).
     int stepAt(bool baseline, double ns) const;
+    // What hovering an event shows (tooltip; the status bar on one line): its name and both
+    // runs' durations (a matched op and its match; GPU work: its key's means per launch).
+    QString hoverText(int from, qint64 event) const;
     // The fill colour the timeline gives an event for its delta (invalid: its category's).
     QColor tintOf(bool baseline, uint32_t event) const;
 
@@ -72,7 +77,9 @@ private:
     void apply(std::shared_ptr<const TraceDiff> diff, std::array<std::shared_ptr<TimelineModel>, 2> models);
     void syncRange(int from);
     void linkSelection(int from, qint64 event);
+    void hovered(int from, qint64 event);
     void describeHover(int from, qint64 event);
+    void zoomTo(int k, uint32_t event); // the op about a sixth of plot k's view
     void buildTints();
     void setStatus(const QString &text);
 

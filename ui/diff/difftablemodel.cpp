@@ -93,8 +93,19 @@ QVariant DiffTableModel::data(const QModelIndex &index, int role) const
         default: return {};
         }
     }
-    if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Where))
-        return index.column() == Name ? r.name : r.where;
+    if (role == Qt::ToolTipRole) { // the full name (cells elide it) and both runs, on every column
+        QString tip = r.category + QLatin1Char(' ') + r.name;
+        if (!r.where.isEmpty())
+            tip += QStringLiteral("\n") + r.where;
+        tip += tr("\nbaseline %1 \u00b5s (%2\u00d7) \u2192 candidate %3 \u00b5s (%4\u00d7)\n\u0394 %5 \u00b5s%6")
+                   .arg(QString::number(r.baselineUs, 'f', 1))
+                   .arg(r.baselineCount)
+                   .arg(QString::number(r.candidateUs, 'f', 1))
+                   .arg(r.candidateCount)
+                   .arg(QString::number(r.deltaUs(), 'f', 1).prepend(r.deltaUs() > 0 ? QStringLiteral("+") : QString()))
+                   .arg(std::isinf(pct) ? tr(" (new)") : QString::asprintf(" (%+.1f %%)", pct));
+        return tip;
+    }
     if (role == Qt::ForegroundRole && (index.column() == Delta || index.column() == DeltaPercent) && r.deltaUs() != 0)
         return QBrush(r.deltaUs() > 0 ? QColor(0xc6, 0x28, 0x28) : QColor(0x2e, 0x7d, 0x32)); // slower / faster
     if (role == Qt::TextAlignmentRole && index.column() >= Baseline)

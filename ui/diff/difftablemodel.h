@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The compare window's table: every changed key of a run diff (ops by call path
 // with their self time, kernels and copies by launching op, sync waits by waiting
-// op) with both sides and the delta. Qt::UserRole gives the numbers for sorting.
+// op) with both sides and the delta. Qt::UserRole gives the numbers for sorting,
+// Qt::ToolTipRole the full name and both runs on every column.
 #pragma once
 
 #include "diff/tracediff.h"
