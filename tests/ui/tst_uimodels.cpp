@@ -78,6 +78,7 @@ private Q_SLOTS:
     void search();
     void searchByNumber();
     void criticalPathModels();
+    void nameColumnsTooltipTheFullName();
     void diagnostics();
 };
 
@@ -399,6 +400,34 @@ void TestUiModels::criticalPathModels()
     breakdown.setPath(nullptr);
     QCOMPARE(ops.rowCount(), 0);
     QCOMPARE(breakdown.rowCount(), 0);
+}
+
+// The tables elide names at paint time (ElidedNameDelegate): each name cell's tooltip has it in full.
+void TestUiModels::nameColumnsTooltipTheFullName()
+{
+    Fixture &f = fixture();
+    auto check = [](const QAbstractItemModel &m, int column) {
+        QVERIFY(m.rowCount() > 0);
+        for (int r = 0; r < m.rowCount(); ++r) {
+            const QModelIndex i = m.index(r, column);
+            QCOMPARE(i.data(Qt::ToolTipRole).toString(), i.data(Qt::DisplayRole).toString());
+        }
+    };
+    SearchModel search;
+    search.setTimeline(f.model);
+    QVERIFY(search.setQuery(QStringLiteral("a"), false));
+    check(search, SearchModel::NameColumn);
+    auto cp = std::shared_ptr<const CriticalPathResult>(f.analysis, &*f.analysis->criticalPath);
+    CriticalOpsModel ops;
+    ops.setPath(cp, f.model);
+    check(ops, CriticalOpsModel::OpColumn);
+    ops.setGrouped(true);
+    check(ops, CriticalOpsModel::OpColumn);
+    auto a = uitest::analyseKineto(uitest::inferredSyncTrace());
+    SyncWaitsModel waits;
+    waits.setSources(a, buildTimelineModel(a->device));
+    check(waits, SyncWaitsModel::WaitingColumn);
+    check(waits, SyncWaitsModel::WaitedForColumn);
 }
 
 void TestUiModels::diagnostics()
