@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "collectivesmodel.h"
+#include "collectiveranksmodel.h"
 
 #include "job/jobdata.h"
 #include "model/kinetotrace.h"
@@ -18,14 +19,6 @@ namespace {
 QString duration(double us)
 {
     return QString::fromStdString(formatDuration(us * 1000));
-}
-
-double firstArrivalUs(const MatchedCollective &c)
-{
-    double first = std::numeric_limits<double>::infinity();
-    for (const auto &[rank, t] : c.arrivalUs)
-        first = std::min(first, t);
-    return c.arrivalUs.empty() ? 0 : first;
 }
 
 double maxWaitUs(const MatchedCollective &c)
@@ -94,16 +87,33 @@ void CollectivesModel::setJob(std::shared_ptr<const JobData> job)
 {
     beginResetModel();
     m_job = std::move(job);
-    m_originUs = 0;
-    if (m_job && !m_job->analysis.collectives.empty()) {
-        m_originUs = std::numeric_limits<double>::infinity();
-        for (const auto &c : m_job->analysis.collectives)
-            if (!c.arrivalUs.empty())
-                m_originUs = std::min(m_originUs, firstArrivalUs(c));
-        if (!std::isfinite(m_originUs))
-            m_originUs = 0;
-    }
+    m_kinds = m_job ? collectiveChakraKinds(*m_job) : std::vector<std::string>();
+    m_originNs = m_job ? jobTimeOriginNs(*m_job) : 0;
+    updateStarts();
     endResetModel();
+}
+
+void CollectivesModel::setTimeOrigin(qint64 originNs)
+{
+    if (originNs == m_originNs)
+        return;
+    m_originNs = originNs;
+    updateStarts();
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, StartColumn), index(rowCount() - 1, StartColumn));
+}
+
+void CollectivesModel::updateStarts()
+{
+    m_startNs.clear();
+    if (!m_job)
+        return;
+    for (const MatchedCollective &c : m_job->analysis.collectives) {
+        double first = c.ranks.empty() ? 0.0 : std::numeric_limits<double>::infinity();
+        for (size_t k = 0; k < c.ranks.size(); ++k)
+            first = std::min(first, arrivalJobNs(*m_job, c, k, m_originNs));
+        m_startNs.push_back(first);
+    }
 }
 
 int CollectivesModel::rowCount(const QModelIndex &parent) const
@@ -126,13 +136,16 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case CollectiveIndexRole: return quint32(i);
     case CollectiveFilterRole:
-        return QString::fromStdString(c.name) + QLatin1Char(' ') + QString::fromStdString(c.processGroup);
+        return QString::fromStdString(c.name) + QLatin1Char(' ') + QString::fromStdString(c.processGroup) +
+               QLatin1Char(' ') + QString::fromStdString(chakraKind(quint32(i)));
     case Qt::TextAlignmentRole:
-        return index.column() == NameColumn || index.column() == GroupColumn || index.column() == MatchedByColumn
-                       || index.column() == WindowEdgeColumn
+        return index.column() == NameColumn || index.column() == ChakraColumn || index.column() == GroupColumn
+                       || index.column() == MatchedByColumn || index.column() == WindowEdgeColumn
                    ? QVariant()
                    : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::ToolTipRole:
+        if (index.column() == NameColumn || index.column() == ChakraColumn)
+            return collectiveDisplayName(c, chakraKind(quint32(i)));
         if (index.column() == ParticipantsColumn)
             return tr("Ranks %1").arg(rankList(c.ranks));
         if (index.column() == CompleteColumn && !c.complete)
@@ -156,9 +169,10 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case IndexColumn: return quint32(i);
         case NameColumn: return QString::fromStdString(c.name);
+        case ChakraColumn: return QString::fromStdString(chakraKind(quint32(i)));
         case GroupColumn: return QString::fromStdString(c.processGroup);
         case ParticipantsColumn: return qint64(c.ranks.size());
-        case StartColumn: return firstArrivalUs(c) - m_originUs;
+        case StartColumn: return m_startNs[i] / 1e3;
         case SpreadColumn: return c.spreadUs;
         case LastRankColumn: return qint64(c.lastArrivalRank);
         case MaxWaitColumn: return maxWaitUs(c);
@@ -175,9 +189,10 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case IndexColumn: return QString::number(i);
         case NameColumn: return QString::fromStdString(c.name);
+        case ChakraColumn: return m_kinds[i].empty() ? QStringLiteral("-") : QString::fromStdString(m_kinds[i]);
         case GroupColumn: return c.processGroup.empty() ? QStringLiteral("-") : QString::fromStdString(c.processGroup);
         case ParticipantsColumn: return QString::number(c.ranks.size());
-        case StartColumn: return duration(firstArrivalUs(c) - m_originUs);
+        case StartColumn: return QStringLiteral("%1 ms").arg(m_startNs[i] / 1e6, 0, 'f', 3);
         case SpreadColumn: return duration(c.spreadUs);
         case LastRankColumn: return c.lastArrivalRank < 0 ? QStringLiteral("-") : QString::number(c.lastArrivalRank);
         case MaxWaitColumn: return duration(maxWaitUs(c));
@@ -200,7 +215,12 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
         return {};
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case StartColumn: return tr("First arrival, aligned clock, from the job's first collective");
+        case StartColumn:
+            return tr("First arrival (kernel start) in job time: aligned clock, from the job timeline's origin "
+                      "(its axis' 0)");
+        case ChakraColumn:
+            return tr("What the exported Chakra .et calls this collective (COMM_COLL comm_type, SEND or RECV): "
+                      "NCCL builds an all-to-all from SendRecv kernels");
         case SpreadColumn: return tr("Last arrival minus first arrival");
         case MaxWaitColumn: return tr("The longest wait of a participant for the last arriver");
         case CausedColumn: return tr("The sum of the other participants' waits for the last arriver");
@@ -224,7 +244,8 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
     case NameColumn: return tr("Collective");
     case GroupColumn: return tr("Process group");
     case ParticipantsColumn: return tr("Ranks");
-    case StartColumn: return tr("Start");
+    case ChakraColumn: return tr(".et type");
+    case StartColumn: return tr("Start (job time)");
     case SpreadColumn: return tr("Spread");
     case LastRankColumn: return tr("Last rank");
     case MaxWaitColumn: return tr("Max wait");

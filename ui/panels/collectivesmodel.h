@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The collectives of a job matched across its ranks (JobAnalysis::collectives),
-// one row each: name, process group, participants, when the first rank arrived
-// (aligned clock, from the job's first arrival), the spread of arrivals, the
+// one row each: name, what the exported .et calls it, process group, participants,
+// when the first rank arrived (job time: aligned clock, from the job timeline's
+// origin, so the table and the timeline's axis agree), the spread of arrivals, the
 // last rank, the longest wait, the waits that rank caused, the last arriver's
 // lateness split into start skew and work excess (docs/job_analysis.md,
 // "Lateness") with the window-edge marker, how the instance was matched and
@@ -12,6 +13,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace syncscope {
 struct MatchedCollective;
@@ -43,6 +46,7 @@ public:
     enum Column {
         IndexColumn,
         NameColumn,
+        ChakraColumn,     // what the exported .et calls it: ALL_TO_ALL, SEND, ... (collectiveChakraKinds)
         GroupColumn,
         ParticipantsColumn,
         StartColumn,
@@ -60,9 +64,17 @@ public:
     };
     explicit CollectivesModel(QObject *parent = nullptr);
 
+    // Also sets the time origin to jobTimeOriginNs(job), the job timeline's.
     void setJob(std::shared_ptr<const JobData> job);
     void clear() { setJob(nullptr); }
     const JobData *job() const { return m_job.get(); }
+    std::shared_ptr<const JobData> sharedJob() const { return m_job; }
+    // The 0 of the Start column: the job timeline's TimelineModel::originNs (absolute
+    // ns, aligned clock), so the table reads as the axis does.
+    void setTimeOrigin(qint64 originNs);
+    qint64 timeOriginNs() const { return m_originNs; }
+    // "ALL_TO_ALL" for collective `index` ("" unknown); see collectiveChakraKinds.
+    std::string chakraKind(quint32 index) const { return index < m_kinds.size() ? m_kinds[index] : std::string(); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -71,8 +83,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    void updateStarts();
     std::shared_ptr<const JobData> m_job;
-    double m_originUs = 0; // the job's first arrival
+    qint64 m_originNs = 0;
+    std::vector<std::string> m_kinds; // per collective, as the .et names it
+    std::vector<double> m_startNs;    // per collective: first arrival from m_originNs
 };
 
 } // namespace syncscope::ui

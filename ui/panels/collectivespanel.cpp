@@ -40,8 +40,10 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     , m_view(new QTableView(this))
     , m_causesLabel(new QLabel(this))
     , m_causes(new QTableWidget(this))
+    , m_ranks(new CollectiveRanksPanel(this))
+    , m_instance(new QSplitter(Qt::Horizontal, this))
 {
-    m_filter->setPlaceholderText(tr("Filter by collective name or process group"));
+    m_filter->setPlaceholderText(tr("Filter by collective name, process group or .et type"));
     m_filter->setClearButtonEnabled(true);
     auto *bar = new QHBoxLayout;
     bar->setContentsMargins(4, 4, 4, 0);
@@ -60,7 +62,7 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     m_causes->setHorizontalHeaderLabels(
         {tr("Rank"), tr("Root-cause op"), tr("Where"), tr("Start"), tr("Duration"), tr("Excess")});
     m_causes->horizontalHeaderItem(CauseStart)
-        ->setToolTip(tr("Aligned clock (reference rank), from the job's first collective"));
+        ->setToolTip(tr("Job time: aligned clock, from the job timeline's origin (its axis' 0)"));
     m_causes->horizontalHeaderItem(CauseExcess)
         ->setToolTip(tr("Own work minus the median own work of the same op on the other participants"));
     m_causes->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -71,9 +73,15 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     m_causes->verticalHeader()->hide();
     m_causes->horizontalHeader()->setSectionResizeMode(CauseOp, QHeaderView::Stretch);
     auto *split = new QSplitter(Qt::Vertical, this);
+    // The selected instance below the list: its ranks beside its root causes, both in
+    // sight at once (side by side: the dock needs no more height than before).
+    m_instance->addWidget(m_ranks);
+    m_instance->addWidget(causesBox);
+    m_instance->setStretchFactor(0, 3);
+    m_instance->setStretchFactor(1, 2);
     split->addWidget(m_view);
-    split->addWidget(causesBox);
-    split->setStretchFactor(0, 3);
+    split->addWidget(m_instance);
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
     m_sorted->setSourceModel(m_model);
@@ -96,8 +104,9 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
                 const QVariant i = current.data(CollectiveIndexRole);
-                showRootCauses(i.isValid() ? qint64(i.toUInt()) : -1);
+                showInstance(i.isValid() ? qint64(i.toUInt()) : -1);
             });
+    connect(m_ranks, &CollectiveRanksPanel::rankEventActivated, this, &CollectivesPanel::rankEventActivated);
     connect(m_causes, &QTableWidget::cellClicked, this, [this](int row, int) { activateRootCause(row); });
     connect(m_causes, &QTableWidget::cellActivated, this, [this](int row, int) { activateRootCause(row); });
     clear();
@@ -108,7 +117,21 @@ void CollectivesPanel::setJob(std::shared_ptr<const JobData> job)
     m_model->setJob(std::move(job));
     m_view->resizeColumnsToContents();
     updateCount();
-    showRootCauses(-1);
+    showInstance(-1);
+}
+
+void CollectivesPanel::setTimeOrigin(qint64 originNs)
+{
+    m_model->setTimeOrigin(originNs);
+    const qint64 current = m_causesOf;
+    showInstance(current); // their times move too
+}
+
+void CollectivesPanel::showInstance(qint64 index)
+{
+    showRootCauses(index);
+    m_ranks->setCollective(m_model->sharedJob(), m_causesOf, m_model->timeOriginNs(),
+                           m_causesOf < 0 ? std::string() : m_model->chakraKind(quint32(m_causesOf)));
 }
 
 void CollectivesPanel::clear()
@@ -160,7 +183,8 @@ void CollectivesPanel::showRootCauses(qint64 index)
         return;
     }
     const MatchedCollective &c = job->analysis.collectives[size_t(index)];
-    const QString name = QStringLiteral("%1 #%2").arg(QString::fromStdString(c.name)).arg(index);
+    const QString name =
+        QStringLiteral("%1 #%2").arg(collectiveDisplayName(c, m_model->chakraKind(quint32(index)))).arg(index);
     const RankLateness *late = lastArrivalLateness(c);
     if (c.lastArrivalRank < 0 || !late)
         m_causesLabel->setText(tr("%1: no last arriver.").arg(name));
@@ -190,15 +214,8 @@ void CollectivesPanel::showRootCauses(qint64 index)
                                    .arg(name)
                                    .arg(c.lastArrivalRank)
                                    .arg(duration(late->lateUs), duration(late->workExcessUs)));
-    // Starts from the job's first collective arrival, as the Start column.
-    double origin = 0;
-    bool any = false;
-    for (const auto &m : job->analysis.collectives)
-        for (const auto &[rank, t] : m.arrivalUs)
-            if (!any || t < origin) {
-                origin = t;
-                any = true;
-            }
+    // Job time, as the Start column and the timeline's axis.
+    const double origin = double(m_model->timeOriginNs()) / 1e3;
     m_causes->setSortingEnabled(false);
     m_causes->setRowCount(int(c.rootCauses.size()));
     for (int row = 0; row < int(c.rootCauses.size()); ++row) {
