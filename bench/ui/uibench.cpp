@@ -10,12 +10,18 @@
 //        x ~3.5 MB opened as `syncscope DIR` does, in a child process: first paint,
 //        all analyses done, longest GUI stall, repaint at fit-all (folded ranks),
 //        the raw-clocks rebuild, peak RSS.
+//     4. the job overview (issue 23): 64 ranks and 1,024 generated ranks loaded as
+//        the GUI loads them (JobLoader), time to the overview's first paint.
 //   syncscope-uibench --job [WORK_DIR]            (only the job figures)
+//   syncscope-uibench --overview [WORK_DIR]       (only the overview figures)
 //   syncscope-uibench --first-paint HOST DEVICE   (the child; prints one line)
 //   syncscope-uibench --job-first-paint DIR       (the child; prints one line)
+//   syncscope-uibench --overview-first-paint DIR  (the child; prints one line)
 // Run with QT_QPA_PLATFORM=offscreen on a headless machine.
 #include "synthmodel.h"
 
+#include "job/jobloader.h"
+#include "job/joboverview.h"
 #include "mainwindow.h"
 #include "timeline/timelineview.h"
 #include "tracegen.h"
@@ -23,6 +29,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -320,6 +327,159 @@ void jobBench(const QString &self, const QString &work)
     }
 }
 
+// Issue 23, item 4: the dense job overview. The child loads the job as the GUI
+// does (JobLoader, no main window), then shows a JobOverview and paints it once;
+// prints when each stage ended (s since process start) and where the load went.
+int overviewFirstPaint(const QString &dir)
+{
+    const double t0 = secondsSinceProcessStart();
+    QElapsedTimer clock;
+    clock.start();
+    // 1,024 ranks at one pixel row each: a tall window, up (and painted empty) before the load.
+    JobOverview overview;
+    overview.resize(1600, 1100);
+    overview.show();
+    while (overview.stats().paints == 0 && clock.elapsed() < 10000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    // Paints now; whether it did (an unexposed widget does not).
+    auto paintNow = [&] {
+        const int before = overview.stats().paints;
+        overview.canvas()->repaint();
+        return overview.stats().paints > before;
+    };
+    JobLoader loader;
+    std::shared_ptr<JobLoadResult> result;
+    double firstProgress = -1, firstPaint = -1, firstPaintMs = -1;
+    size_t firstRanks = 0;
+    QObject::connect(&loader, &JobLoader::progress, [&] {
+        if (firstProgress < 0) // the ranks' loads have begun: discovery is over
+            firstProgress = clock.nsecsElapsed() / 1e9;
+    });
+    // As the main timeline does: the ranks read so far (own clocks, no waits yet), each
+    // time the loader posts them; when every rank was first on screen.
+    std::vector<std::pair<size_t, double>> partials; // ranks painted, when
+    QObject::connect(&loader, &JobLoader::timelineReady, [&](std::shared_ptr<TimelineModel> model) {
+        if (!model || model->parts.empty())
+            return;
+        QElapsedTimer t;
+        t.start();
+        overview.setJob(nullptr, model);
+        if (!paintNow())
+            return;
+        partials.emplace_back(model->parts.size(), clock.nsecsElapsed() / 1e9);
+        if (firstPaint < 0) {
+            firstPaint = partials.back().second;
+            firstPaintMs = t.nsecsElapsed() / 1e6;
+            firstRanks = model->parts.size();
+        }
+    });
+    QEventLoop loop; // not QCoreApplication::quit(): in Qt 6 it closes the windows
+    QObject::connect(&loader, &JobLoader::finished, [&](std::shared_ptr<JobLoadResult> r) {
+        result = std::move(r);
+        loop.quit();
+    });
+    loader.start({dir.toStdString()}, syncscope::AnalysisRequest{});
+    loop.exec();
+    if (!result || !result->model)
+        return 1;
+    const double loaded = clock.nsecsElapsed() / 1e9;
+    QElapsedTimer paint;
+    paint.start();
+    overview.setJob(result->job, result->model);
+    const bool painted = paintNow();
+    const double complete = clock.nsecsElapsed() / 1e9;
+    const double paintMs = paint.nsecsElapsed() / 1e6;
+    const JobOverview::Stats activity = overview.stats();
+    paint.restart();
+    overview.setMode(JobOverview::Mode::Waits);
+    paintNow();
+    const double heatMs = paint.nsecsElapsed() / 1e6;
+    const JobOverview::Stats heat = overview.stats();
+    double allRanks = -1;
+    for (const auto &[ranks, at] : partials)
+        if (ranks == result->model->parts.size() && allRanks < 0)
+            allRanks = at;
+    // Where the load went, measured again after it (warm cache): discovery and the job model.
+    QElapsedTimer part;
+    part.start();
+    const syncscope::JobDiscovery discovery = syncscope::discoverJob({dir.toStdString()});
+    const double discoveryS = part.nsecsElapsed() / 1e9;
+    part.restart();
+    const auto model = buildJobModel(*result->job, result->rankModels, false);
+    const double modelS = part.nsecsElapsed() / 1e9;
+    std::printf("%.3f %.3f %zu %.2f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.2f %.2f %.2f %.2f %.2f %d %zu %zu %zu %.0f\n",
+                t0, firstPaint < 0 ? -1.0 : t0 + firstPaint, firstRanks, firstPaintMs, allRanks < 0 ? -1.0 : t0 + allRanks,
+                t0 + loaded, t0 + complete,
+                firstProgress, result->seconds, result->analysisSeconds, discoveryS, modelS, paintMs, activity.binMs,
+                activity.composeMs, heatMs, heat.binMs, overview.canvas()->height(), result->model->parts.size(),
+                result->job->analysis.collectives.size(), discovery.ranks.size(), rssMb());
+    return painted && model ? 0 : 1;
+}
+
+void overviewBenchOne(const QString &self, const QString &dir, const char *what, double target)
+{
+    qint64 bytes = 0;
+    for (const QFileInfo &f : QDir(dir).entryInfoList(QDir::Files))
+        bytes += f.size();
+    for (int run = 0; run < 2; ++run) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p.start(self, {QStringLiteral("--overview-first-paint"), dir});
+        if (!p.waitForFinished(600000) || p.exitCode() != 0) {
+            std::printf("  overview %s: the child failed\n", what);
+            return;
+        }
+        double t0, first, firstMs, allRanks, loaded, complete, firstProgress, loadS, analysisS, discoveryS, modelS, paintMs,
+            binMs, composeMs, heatMs, heatBinMs, rss;
+        int height;
+        size_t firstRanks, ranks, collectives, discovered;
+        if (std::sscanf(p.readAllStandardOutput().constData(),
+                        "%lf %lf %zu %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %d %zu %zu %zu %lf", &t0,
+                        &first, &firstRanks, &firstMs, &allRanks, &loaded, &complete, &firstProgress, &loadS, &analysisS,
+                        &discoveryS, &modelS, &paintMs, &binMs, &composeMs, &heatMs, &heatBinMs, &height, &ranks,
+                        &collectives, &discovered, &rss) != 22)
+            return;
+        std::printf("  overview, %s, %.0f MB (%s): first paint %.2f s (%zu of %zu ranks read, %.1f ms), every rank "
+                    "%.2f s (own clocks), the complete job (aligned, waits) %.2f s after process start (process up "
+                    "%.2f s)  target first paint <= %.0f s [%s], complete job [%s]\n",
+                    what, bytes / 1e6, run == 0 ? "cold" : "warm", first, firstRanks, ranks, firstMs, allRanks,
+                    complete, t0, target, first >= 0 && first <= target ? "ok" : "MISSED",
+                    complete <= target ? "ok" : "MISSED");
+        std::printf("      load %.2f s: discovery ~%.2f s (rank loads began after %.2f s), rank loads + analyses "
+                    "~%.2f s, cross-rank %.2f s, job model ~%.2f s; overview: complete paint %.1f ms (bins %.1f, image "
+                    "%.1f; %d px tall), waits heatmap %.1f ms (bins %.1f, %zu collectives); peak RSS %.0f MB\n",
+                    loadS, discoveryS, firstProgress, std::max(0.0, loadS - firstProgress - analysisS - modelS),
+                    analysisS, modelS, paintMs, binMs, composeMs, height, heatMs, heatBinMs, collectives, rss);
+    }
+}
+
+// Generates a job of tiny ranks unless it is there (rank0 first, so a half-written one is redone).
+QString ensureJob(const QString &work, const char *name, int ranks, int steps, int layers)
+{
+    const QString dir = work + QLatin1Char('/') + QLatin1String(name);
+    if (!QFileInfo::exists(dir + QStringLiteral("/rank%1.kineto.json").arg(ranks - 1))) {
+        QElapsedTimer t;
+        t.start();
+        tracegen::JobOptions o;
+        o.dir = dir.toStdString();
+        o.ranks = ranks;
+        o.steps = steps;
+        o.layers = layers;
+        o.gzip = false;
+        o.straggler = ranks / 2 + 1;
+        tracegen::generateJob(o);
+        std::printf("  (generated %s in %.1f s)\n", name, t.nsecsElapsed() / 1e9);
+    }
+    return dir;
+}
+
+void overviewBench(const QString &self, const QString &work)
+{
+    // The 64-rank job of jobBench (same generator settings), and 1,024 ranks of ~220 KB.
+    overviewBenchOne(self, ensureJob(work, "job64x3", 64, 6, 32), "64 ranks x ~3.5 MB", 2);
+    overviewBenchOne(self, ensureJob(work, "job1024", 1024, 2, 4), "1,024 ranks x ~0.2 MB", 10);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -335,6 +495,15 @@ int main(int argc, char **argv)
         std::printf("Jobs: open a folder of ranks (1600x1000 window, %s platform, %u cores)\n",
                     qPrintable(QGuiApplication::platformName()), std::thread::hardware_concurrency());
         jobBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
+        overviewBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
+        return 0;
+    }
+    if (args.size() == 3 && args[1] == QStringLiteral("--overview-first-paint"))
+        return overviewFirstPaint(args[2]);
+    if (args.size() >= 2 && args[1] == QStringLiteral("--overview")) {
+        std::printf("Job overview (%s platform, %u cores)\n", qPrintable(QGuiApplication::platformName()),
+                    std::thread::hardware_concurrency());
+        overviewBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
         return 0;
     }
     const QString work = args.size() > 1 ? args[1] : QStringLiteral("/tmp/syncscope-bench");
@@ -345,5 +514,7 @@ int main(int argc, char **argv)
     firstPaintBench(args[0], work);
     std::printf("Jobs\n");
     jobBench(args[0], work);
+    std::printf("Job overview\n");
+    overviewBench(args[0], work);
     return 0;
 }
