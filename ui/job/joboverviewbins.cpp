@@ -149,12 +149,23 @@ HeatmapBins binWaits(const TimelineModel &model, const JobAnalysis &analysis, in
             const double s = model.startNs(ev);
             h.startNs[c] = h.startNs[c] < 0 ? s : std::min(h.startNs[c], s);
         }
-    // Per collective: its longest wait (the column's scale) and the waits it caused.
-    std::vector<double> longest(count, 0), caused(count, 0);
+    // Per collective: its cells (part, wait / its longest wait) and the waits it caused.
+    std::vector<std::vector<std::pair<uint32_t, uint8_t>>> cells(count);
+    std::vector<double> caused(count, 0);
     for (size_t c = 0; c < count; ++c) {
-        for (const auto &[rank, us] : analysis.collectives[c].waitUs)
-            longest[c] = std::max(longest[c], us);
-        caused[c] = waitCausedUs(analysis.collectives[c]);
+        const MatchedCollective &mc = analysis.collectives[c];
+        double longest = 0;
+        for (const auto &[rank, us] : mc.waitUs)
+            longest = std::max(longest, us);
+        for (int64_t rank : mc.ranks) {
+            auto p = partOfRank.find(rank);
+            if (p == partOfRank.end())
+                continue;
+            auto w = mc.waitUs.find(rank);
+            const double share = w != mc.waitUs.end() && longest > 0 ? std::clamp(w->second / longest, 0.0, 1.0) : 0.0;
+            cells[c].emplace_back(p->second, uint8_t(std::lround(share * 255)));
+        }
+        caused[c] = waitCausedUs(mc);
     }
     h.level.assign(parts * size_t(width), 0);
     h.cell.assign(parts * size_t(width), HeatCell::Absent);
@@ -168,18 +179,12 @@ HeatmapBins binWaits(const TimelineModel &model, const JobAnalysis &analysis, in
         h.last[size_t(x)] = uint32_t(last);
         causedBy.clear();
         for (size_t c = first; c < last; ++c) {
-            const MatchedCollective &mc = analysis.collectives[c];
-            for (int64_t rank : mc.ranks) {
-                auto p = partOfRank.find(rank);
-                if (p == partOfRank.end())
-                    continue;
-                const size_t i = size_t(p->second) * size_t(width) + size_t(x);
-                auto w = mc.waitUs.find(rank);
-                const double share = w != mc.waitUs.end() && longest[c] > 0 ? w->second / longest[c] : 0.0;
-                h.level[i] = std::max<uint8_t>(h.level[i], uint8_t(std::lround(std::clamp(share, 0.0, 1.0) * 255)));
-                if (h.cell[i] == HeatCell::Absent)
-                    h.cell[i] = HeatCell::Waited;
+            for (const auto &[part, level] : cells[c]) {
+                const size_t i = size_t(part) * size_t(width) + size_t(x);
+                h.level[i] = std::max(h.level[i], level);
+                h.cell[i] = HeatCell::Waited;
             }
+            const MatchedCollective &mc = analysis.collectives[c];
             if (mc.ranks.size() < 2 || mc.lastArrivalRank < 0)
                 continue;
             auto it = std::find_if(causedBy.begin(), causedBy.end(),

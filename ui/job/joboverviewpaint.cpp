@@ -17,29 +17,33 @@ namespace syncscope::ui {
 
 namespace {
 
-// `to` over `from` at opacity a (0..1), as three floats to average in.
+// Colours as floats, to mix and average without QColor's conversions per pixel.
 struct Rgb {
     float r = 0, g = 0, b = 0;
 };
 
-Rgb mix(const QColor &from, const QColor &to, float a)
+Rgb rgbOf(const QColor &c)
 {
-    return {float(from.red()) + (float(to.red()) - float(from.red())) * a,
-            float(from.green()) + (float(to.green()) - float(from.green())) * a,
-            float(from.blue()) + (float(to.blue()) - float(from.blue())) * a};
+    return {float(c.red()), float(c.green()), float(c.blue())};
+}
+
+// `to` over `from` at opacity a (0..1).
+Rgb mix(const Rgb &from, const Rgb &to, float a)
+{
+    return {from.r + (to.r - from.r) * a, from.g + (to.g - from.g) * a, from.b + (to.b - from.b) * a};
 }
 
 // Covered pixels are at least this opaque: a short kernel in a long column stays visible.
 constexpr float kMinAlpha = 0.3f;
 
 struct Palette {
-    QColor background, absent, comm, other, wait, last;
+    Rgb background, absent, comm, other, wait, last;
 };
 
 Palette paletteOf(const TimelineColors &c)
 {
-    return {c.background, c.laneStripe, c.category[size_t(Category::Communication)],
-            c.category[size_t(Category::Kernel)], c.edge[size_t(EdgeKind::Sync)], c.critical};
+    return {rgbOf(c.background), rgbOf(c.laneStripe), rgbOf(c.category[size_t(Category::Communication)]),
+            rgbOf(c.category[size_t(Category::Kernel)]), rgbOf(c.edge[size_t(EdgeKind::Sync)]), rgbOf(c.critical)};
 }
 
 Rgb activityColour(const Palette &pal, const ActivityBins &b, size_t i)
@@ -47,16 +51,16 @@ Rgb activityColour(const Palette &pal, const ActivityBins &b, size_t i)
     const int w = b.wait[i], c = b.comm[i], o = b.other[i];
     const int total = std::min(255, w + c + o);
     if (total == 0)
-        return mix(pal.background, pal.background, 0);
-    const QColor &base = (w >= c && w >= o) ? pal.wait : (c >= o ? pal.comm : pal.other);
+        return pal.background;
+    const Rgb &base = (w >= c && w >= o) ? pal.wait : (c >= o ? pal.comm : pal.other);
     return mix(pal.background, base, kMinAlpha + (1 - kMinAlpha) * float(total) / 255.f);
 }
 
 Rgb heatColour(const Palette &pal, const HeatmapBins &h, size_t i)
 {
     switch (h.cell[i]) {
-    case HeatCell::Absent: return mix(pal.absent, pal.absent, 0);
-    case HeatCell::LastArrival: return mix(pal.last, pal.last, 0);
+    case HeatCell::Absent: return pal.absent;
+    case HeatCell::LastArrival: return pal.last;
     case HeatCell::Waited: break;
     }
     return mix(pal.background, pal.wait, 0.08f + 0.92f * float(h.level[i]) / 255.f);
@@ -79,10 +83,11 @@ void JobOverview::compose()
     QElapsedTimer t;
     t.start();
     const int width = std::max(1, canvas()->width()), height = std::max(1, canvas()->height());
-    const Palette pal = paletteOf(timelineColors(isDarkPalette(palette())));
+    const TimelineColors colors = timelineColors(isDarkPalette(palette()));
+    const Palette pal = paletteOf(colors);
     if (m_image.size() != QSize(width, height))
         m_image = QImage(width, height, QImage::Format_RGB32);
-    m_image.fill(pal.background);
+    m_image.fill(colors.background);
     const bool waits = m_mode == Mode::Waits;
     const int binsWidth = waits ? m_heat.width : m_activity.width;
     const OverviewRowGeometry g = overviewRowGeometry(int(m_order.size()), height);
@@ -91,7 +96,7 @@ void JobOverview::compose()
     const bool separators = waits && !m_heat.empty() && m_job &&
                             width >= 4 * int(m_job->analysis.collectives.size());
     std::vector<Rgb> sum(size_t(std::max(0, cols)));
-    std::vector<QRgb> line(size_t(width), pal.background.rgb());
+    std::vector<QRgb> line(size_t(width), colors.background.rgb());
     for (int row = 0; row < g.rows && cols > 0; ++row) {
         const int first = row * g.perRow, last = std::min(int(m_order.size()), first + g.perRow);
         std::fill(sum.begin(), sum.end(), Rgb{});
@@ -107,7 +112,7 @@ void JobOverview::compose()
         const float n = float(last - first);
         for (int x = 0; x < cols; ++x) {
             const bool gap = separators && x > 0 && m_heat.first[size_t(x)] != m_heat.first[size_t(x - 1)];
-            line[size_t(x)] = gap ? pal.background.rgb()
+            line[size_t(x)] = gap ? colors.background.rgb()
                                   : qRgb(int(sum[size_t(x)].r / n + 0.5f), int(sum[size_t(x)].g / n + 0.5f),
                                          int(sum[size_t(x)].b / n + 0.5f));
         }
