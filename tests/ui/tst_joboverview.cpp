@@ -34,6 +34,7 @@ private Q_SLOTS:
     void ncclStreamsOnlyByDefault();
     void darkPaletteColours();
     void tooltipSaysRankTimeAndWait();
+    void viewRangeIsFramed();
 
 private:
     struct Loaded {
@@ -371,6 +372,33 @@ void TestJobOverview::tooltipSaysRankTimeAndWait()
     QVERIFY2(text.contains(QStringLiteral(" ms")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("wait of")), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("in collective")), qPrintable(text));
+}
+
+void TestJobOverview::viewRangeIsFramed()
+{
+    auto o = show(m_job8, {800, 240});
+    const QColor frame = timelineColors(isDarkPalette(o->palette())).selection;
+    auto framedAt = [&](int x) {
+        const QImage shot = o->canvas()->grab().toImage();
+        return shot.pixelColor(x, o->rowTop(3) + 1) == frame;
+    };
+    const int w = o->canvas()->width();
+    QVERIFY(!framedAt(w / 2 - 1));
+    // The left half of the job: its right edge is the frame's.
+    o->setViewRange(0, m_job8.model->spanNs() / 2);
+    QVERIFY(framedAt(w / 2 - 1) || framedAt(w / 2));
+    QVERIFY(!framedAt(w / 4));
+    o->setViewRange(0, 0);
+    QVERIFY(!framedAt(w / 2 - 1) && !framedAt(w / 2));
+    // Waits: Right then Enter picks a collective by keyboard.
+    o->setMode(JobOverview::Mode::Waits);
+    QSignalSpy picked(o.get(), &JobOverview::collectiveActivated);
+    o->canvas()->setFocus();
+    QTest::keyClick(o->canvas(), Qt::Key_Right);
+    QTest::keyClick(o->canvas(), Qt::Key_Right);
+    QTest::keyClick(o->canvas(), Qt::Key_Enter);
+    QCOMPARE(picked.size(), 1);
+    QCOMPARE(picked.last().at(0).toUInt(), 1u);
 }
 
 QTEST_MAIN(TestJobOverview)
