@@ -285,9 +285,11 @@ void JobOverview::updateSummary()
         return;
     }
     const OverviewRowGeometry g = overviewRowGeometry(int(m_order.size()), m_canvas->height());
-    QString text = tr("%n rank(s)", nullptr, int(m_rows.size()));
+    auto count = [](size_t n, const QString &one, const QString &many) { return n == 1 ? one : many.arg(n); };
+    QString text = count(m_rows.size(), tr("1 rank"), tr("%1 ranks"));
     if (m_mode == Mode::Waits)
-        text += tr(" \u00d7 %n collective(s)", nullptr, m_job ? int(m_job->analysis.collectives.size()) : 0);
+        text += QStringLiteral(" \u00d7 ") + count(m_job ? m_job->analysis.collectives.size() : 0, tr("1 collective"),
+                                                    tr("%1 collectives"));
     else
         text += m_allStreams ? tr(" \u00b7 all GPU streams") : tr(" \u00b7 NCCL streams");
     text += g.perRow > 1 ? tr(" \u00b7 %1 ranks per pixel row").arg(g.perRow) : tr(" \u00b7 %1 px per rank").arg(g.rowPx);
