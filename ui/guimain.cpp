@@ -5,6 +5,7 @@
 #include "exporter.h"
 #include "io/outputfile.h"
 #include "mainwindow.h"
+#include "theme.h"
 #include "session/exitcodes.h"
 #include "session/samplepair.h"
 #include "timeline/timelineview.h"
@@ -141,6 +142,8 @@ int runGui(int argc, char **argv, const GuiOptions &cli)
 
     if (cli.diff && headless)
         return compareScreenshot(cli);
+    if (!headless)
+        ui::applyTheme(ui::savedTheme(), false);
     if (cli.diff) {
         ui::CompareWindow compare;
         compare.show();

@@ -3,6 +3,8 @@
 // HTA-exact switch (docs/critical_path.md), which analyses the open pair or job again.
 #include "mainwindow.h"
 
+#include "document/document.h"
+
 #include <QAction>
 #include <QSignalBlocker>
 
@@ -33,16 +35,11 @@ void MainWindow::setHtaExact(bool on)
 {
     const bool was = htaExact();
     m_template.cpa.htaExact = on;
-    m_lastRequest.cpa.htaExact = on;
     syncHtaExactAction();
-    if (htaExact() == was)
-        return;
-    // Sync edges, the critical path and everything drawn from them change: analyse the open
-    // job or pair again (a load under way starts over with the new setting).
-    if (!m_lastJobDir.isEmpty())
-        openJob(m_lastJobDir);
-    else if (m_haveLastRequest)
-        openRequest(m_lastRequest);
+    // Sync edges, the critical path and everything drawn from them change: the open
+    // document analyses its data again (a load under way starts over).
+    if (htaExact() != was && m_active)
+        m_active->setHtaExact(on);
 }
 
 } // namespace syncscope::ui

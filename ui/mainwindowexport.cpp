@@ -1,28 +1,37 @@
 // SPDX-License-Identifier: MIT
-// MainWindow's exports of the loaded pair (File > Export): which kinds the
-// analysis allows, the save dialog's start, the write off the GUI thread.
+// MainWindow's File > Export: the pair's exports (PairDocument writes them) and
+// the job's (JobDocument), and what the Export toolbar button offers.
 #include "mainwindow.h"
+
+#include "document/jobdocument.h"
+#include "document/pairdocument.h"
 
 #include <QAction>
 #include <QApplication>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QPointer>
-#include <QProgressDialog>
 #include <QSettings>
-#include <QThreadPool>
+#include <QToolButton>
 
 namespace syncscope::ui {
 
 void MainWindow::updateExportActions()
 {
+    bool any = false;
+    const bool pair = m_active == m_pair;
     for (auto &[kind, action] : m_exportActions) {
-        QString why;
-        const bool ok = m_analysis && canExport(*m_analysis, m_cp.get(), kind, &why);
+        QString why = tr("Open a trace pair first (File \u25b8 Export \u25b8 Job exports a job)");
+        const bool ok = pair && m_pair->canExport(kind, &why);
         action->setEnabled(ok);
         action->setToolTip(ok ? exportTitle(kind) : why);
+        any |= ok;
+    }
+    any |= m_exportJobAction && m_exportJobAction->isEnabled();
+    // A button whose every entry is greyed out is greyed out too.
+    if (m_exportButton) {
+        m_exportButton->setEnabled(any);
+        m_exportButton->setToolTip(any ? tr("Export the open pair or job") : tr("Nothing to export yet: open a pair or a job"));
     }
 }
 
@@ -34,56 +43,25 @@ QAction *MainWindow::exportAction(ExportKind kind) const
 
 void MainWindow::askExport(ExportKind kind)
 {
-    if (!m_analysis)
+    if (!m_pair->analysis())
         return;
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export %1").arg(exportTitle(kind)), exportStartPath(kind), exportFilter(kind));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(exportTitle(kind)),
+                                                      m_pair->exportStartPath(kind), exportFilter(kind));
     if (!path.isEmpty())
-        exportTo(kind, path);
+        m_pair->exportTo(kind, path);
 }
 
-QString MainWindow::exportStartPath(ExportKind kind) const
+void MainWindow::askExportJob()
 {
-    const QString suggested = exportSuggestedName(kind, m_analysis ? QString::fromStdString(m_analysis->devicePath) : QString());
-    const QString dir = QSettings().value(QStringLiteral("export/lastFolder")).toString();
-    if (dir.isEmpty() || !QFileInfo(dir).isDir())
-        return suggested;
-    return QDir(dir).filePath(QFileInfo(suggested).fileName());
-}
-
-void MainWindow::exportTo(ExportKind kind, const QString &path)
-{
-    if (!m_analysis) {
-        Q_EMIT exportFinished(false, tr("Nothing is loaded."));
+    if (!m_job->data())
         return;
-    }
-    QPointer<QProgressDialog> progress;
-    if (m_interactive) {
-        progress = new QProgressDialog(tr("Writing %1\u2026").arg(QFileInfo(path).fileName()), QString(), 0, 0, this);
-        progress->setWindowTitle(tr("Export"));
-        progress->setMinimumDuration(300);
-        progress->setAttribute(Qt::WA_DeleteOnClose);
-    }
-    m_statusLabel->setText(tr("Writing %1\u2026").arg(path));
-    QSettings().setValue(QStringLiteral("export/lastFolder"), QFileInfo(path).absolutePath());
-    auto analysis = m_analysis;
-    auto cp = m_cp;
-    QPointer<MainWindow> self(this);
-    const std::string target = path.toStdString();
-    QThreadPool::globalInstance()->start([self, analysis, cp, kind, target, progress] {
-        const ExportOutcome outcome = runExport(*analysis, cp.get(), kind, target);
-        if (!self)
-            return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, outcome, progress] {
-                if (progress)
-                    progress->close();
-                if (self)
-                    self->finishExport(outcome.ok, outcome.message);
-            },
-            Qt::QueuedConnection);
-    });
+    const QString last = m_job->lastDir();
+    const QString start = QSettings().value(QStringLiteral("export/lastFolder"), last).toString();
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export the job into a folder"), start);
+    if (dir.isEmpty())
+        return;
+    const QString name = QFileInfo(last).fileName();
+    m_job->exportTo(dir, name.isEmpty() ? QStringLiteral("trace") : name);
 }
 
 void MainWindow::finishExport(bool ok, const QString &message)

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "theme.h"
 
+#include <QApplication>
+#include <QSettings>
+#include <QStyle>
+
 namespace syncscope::ui {
 
 bool isDarkPalette(const QPalette &palette)
@@ -60,6 +64,71 @@ QColor textOn(const QColor &fill)
 {
     const double l = 0.299 * fill.redF() + 0.587 * fill.greenF() + 0.114 * fill.blueF();
     return l > 0.55 ? QColor(0x10, 0x10, 0x10) : QColor(0xf8, 0xf8, 0xf8);
+}
+
+namespace {
+
+ThemeChoice g_theme = ThemeChoice::System;
+
+// The desktop's palette, as it was before Syncscope changed it.
+const QPalette &systemPalette()
+{
+    static const QPalette palette = QApplication::palette();
+    return palette;
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6), dim(0x80, 0x83, 0x8a);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x27, 0x2b));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, dim);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor(0xff, 0x52, 0x52));
+    p.setColor(QPalette::Light, QColor(0x3a, 0x3c, 0x42));
+    p.setColor(QPalette::Midlight, QColor(0x33, 0x35, 0x3b));
+    p.setColor(QPalette::Mid, QColor(0x26, 0x27, 0x2b));
+    p.setColor(QPalette::Dark, QColor(0x16, 0x17, 0x19));
+    p.setColor(QPalette::Shadow, Qt::black);
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x6f, 0xb5));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x64, 0xb5, 0xf6));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, dim);
+    return p;
+}
+
+} // namespace
+
+ThemeChoice currentTheme()
+{
+    return g_theme;
+}
+
+ThemeChoice savedTheme()
+{
+    const int v = QSettings().value(QStringLiteral("view/theme"), 0).toInt();
+    return v == 1 ? ThemeChoice::Light : v == 2 ? ThemeChoice::Dark : ThemeChoice::System;
+}
+
+void applyTheme(ThemeChoice choice, bool save)
+{
+    const QPalette &system = systemPalette(); // taken before the first change
+    g_theme = choice;
+    if (save)
+        QSettings().setValue(QStringLiteral("view/theme"), int(choice));
+    switch (choice) {
+    case ThemeChoice::System: QApplication::setPalette(system); break;
+    case ThemeChoice::Light: QApplication::setPalette(isDarkPalette(system) ? QApplication::style()->standardPalette() : system); break;
+    case ThemeChoice::Dark: QApplication::setPalette(darkPalette()); break;
+    }
 }
 
 } // namespace syncscope::ui

@@ -29,4 +29,11 @@ TimelineColors timelineColors(bool dark);
 // Black or white, whichever reads better on `fill`.
 QColor textOn(const QColor &fill);
 
+// View > Theme: the desktop's palette, or Syncscope's light or dark one, for the
+// whole application (the timeline follows the palette). Saved in the settings.
+enum class ThemeChoice { System, Light, Dark };
+ThemeChoice currentTheme();
+ThemeChoice savedTheme();
+void applyTheme(ThemeChoice choice, bool save);
+
 } // namespace syncscope::ui

@@ -20,6 +20,8 @@
 // Run with QT_QPA_PLATFORM=offscreen on a headless machine.
 #include "synthmodel.h"
 
+#include "document/jobdocument.h"
+#include "document/pairdocument.h"
 #include "job/jobloader.h"
 #include "job/joboverview.h"
 #include "mainwindow.h"
@@ -235,7 +237,7 @@ int jobFirstPaint(const QString &dir)
     QElapsedTimer raw;
     double rawMs = -1;
     // After the load: repaints at fit-all, then raw clocks (rebuilt off the GUI thread) until shown.
-    QObject::connect(&w, &MainWindow::jobTimelineChanged, [&] {
+    QObject::connect(w.job(), &JobDocument::jobTimelineChanged, [&] {
         rawMs = raw.nsecsElapsed() / 1e6;
         QTimer::singleShot(0, qApp, &QCoreApplication::quit);
     });
@@ -264,7 +266,7 @@ int jobFirstPaint(const QString &dir)
     QApplication::exec();
     if (!ok)
         return 1;
-    const JobLoadResult *r = w.jobLoadResult();
+    const JobLoadResult *r = w.job()->loadResult();
     std::printf("%.3f %.3f %.3f %lld %.0f %.2f %.2f %.2f %.2f %zu %zu %.3f %.2f %.2f\n", shown, painted, done, worstGap,
                 rssMb(), folded.median, folded.worst, expanded.median, expanded.worst, plot->model()->layout.itemCount,
                 plot->model()->parts.size(), r ? r->firstTimelineSeconds : -1.0, r ? r->analysisSeconds * 1000 : -1.0,

@@ -6,6 +6,8 @@
 
 #include "diff/comparewindow.h"
 #include "diff/difftablemodel.h"
+#include "document/jobdocument.h"
+#include "document/pairdocument.h"
 #include "mainwindow.h"
 #include "panels/elidedname.h"
 #include "timeline/timelineplot.h"

@@ -3,6 +3,8 @@
 // rank clocks at the ends of the timestamp range, what-if rules whose arithmetic
 // would overflow or whose patterns would backtrack, and a job of 1,000 ranks. Each
 // must load (or be refused with a message), draw, and leave every figure finite.
+#include "document/jobdocument.h"
+#include "document/pairdocument.h"
 #include "mainwindow.h"
 #include "panels/whatifpanel.h"
 #include "recentpairs.h"
@@ -87,7 +89,7 @@ void TestHostileJobs::clocksAtTheEndsOfTheRange()
     o.maxClockOffsetUs = 1e15;
     tracegen::generateJob(o);
     QVERIFY(openJob(QString::fromStdString(o.dir)));
-    const auto job = m_w->jobData();
+    const auto job = m_w->job()->data();
     QVERIFY(job);
     for (const auto &r : job->analysis.ranks)
         QVERIFY(std::isfinite(r.clockOffsetUs) && std::isfinite(r.startOffsetUs));
@@ -141,7 +143,7 @@ void TestHostileJobs::thousandRanks()
     o.gzip = false;
     tracegen::generateJob(o);
     QVERIFY(openJob(QString::fromStdString(o.dir)));
-    const auto job = m_w->jobData();
+    const auto job = m_w->job()->data();
     QVERIFY(job);
     QCOMPARE(int(job->analysis.ranks.size()), 1000);
     QVERIFY(std::isfinite(job->analysis.criticalPath.stepTime.stepTimeUs));

@@ -2,6 +2,8 @@
 // The whole window, offscreen: load in the background, search jumps, panel
 // clicks jump, step selector, exports equal to --batch, bad input, drag and
 // drop, recent pairs, cancel, and the headless --screenshot command.
+#include "document/jobdocument.h"
+#include "document/pairdocument.h"
 #include "mainwindow.h"
 #include "panels/criticalpathpanel.h"
 #include "panels/detailspanel.h"
@@ -230,22 +232,22 @@ void TestMainWindow::stepSelectorRecomputes()
     // 5 HTA rows that include the GPU copies) and "All".
     CriticalPathPanel *panel = m_w->criticalPathPanel();
     QComboBox *steps = panel->stepBox();
-    QCOMPARE(m_w->steps().size(), size_t(3));
+    QCOMPARE(m_w->pair()->steps().size(), size_t(3));
     QCOMPARE(steps->count(), 4);
     for (int k = 0; k < 3; ++k)
         QCOMPARE(steps->itemText(k), QStringLiteral("ProfilerStep#%1").arg(k));
     QCOMPARE(steps->currentIndex(), 0); // HTA instance 0 is ProfilerStep#0
     QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("(ProfilerStep#0)")),
              qPrintable(panel->summaryLabel()->text()));
-    const auto before = m_w->criticalPath();
+    const auto before = m_w->pair()->criticalPath();
     QSignalSpy changed(m_w.get(), &MainWindow::criticalPathChanged);
     steps->setCurrentIndex(1);
     QVERIFY(changed.wait(30000));
-    const auto cp = m_w->criticalPath();
+    const auto cp = m_w->pair()->criticalPath();
     QVERIFY(cp && cp->success);
     QVERIFY(cp->window.profilerSteps);
     QCOMPARE(cp->window.instanceFirst, 1);
-    QCOMPARE(cp->window.firstEvent, int32_t(m_w->steps()[1]));
+    QCOMPARE(cp->window.firstEvent, int32_t(m_w->pair()->steps()[1]));
     QVERIFY2(panel->summaryLabel()->text().contains(QStringLiteral("(ProfilerStep#1)")),
              qPrintable(panel->summaryLabel()->text()));
     QVERIFY(cp->criticalEvents != before->criticalEvents);
@@ -257,8 +259,8 @@ void TestMainWindow::stepSelectorRecomputes()
     // The "All" entry spans every step.
     steps->setCurrentIndex(3);
     QVERIFY(changed.wait(30000));
-    QCOMPARE(m_w->criticalPath()->window.instanceFirst, 0);
-    QCOMPARE(m_w->criticalPath()->window.instanceLast, 2);
+    QCOMPARE(m_w->pair()->criticalPath()->window.instanceFirst, 0);
+    QCOMPARE(m_w->pair()->criticalPath()->window.instanceLast, 2);
 }
 
 // Issue 13: the last step's path was HTA's, computed without the last step's events
@@ -270,10 +272,10 @@ void TestMainWindow::lastStepHasItsEvents()
     QSignalSpy changed(m_w.get(), &MainWindow::criticalPathChanged);
     steps->setCurrentIndex(2);
     QVERIFY(changed.wait(30000));
-    const auto cp = m_w->criticalPath();
+    const auto cp = m_w->pair()->criticalPath();
     QVERIFY(cp && cp->success);
     Diagnostics diag;
-    const auto all = analyzeAllSteps(*m_w->analysis()->device, m_w->analysis()->request.cpa, diag);
+    const auto all = analyzeAllSteps(*m_w->pair()->analysis()->device, m_w->pair()->analysis()->request.cpa, diag);
     QCOMPARE(all.size(), size_t(3));
     QCOMPARE(cp->weightUs, all[2].weightUs);
     QVERIFY2(cp->weightUs > 0.5 * (all[2].endUs - all[2].startUs), qPrintable(QString::number(cp->weightUs)));
@@ -367,7 +369,7 @@ void TestMainWindow::criticalPathTableFeatures()
     QVERIFY(gpuRow >= 0);
     const QModelIndex b = panel->breakdownModel()->index(gpuRow, 0);
     QTest::mouseClick(bv->viewport(), Qt::LeftButton, Qt::NoModifier, bv->visualRect(b).center());
-    QCOMPARE(m_w->highlightedBoundBy(), QStringLiteral("gpu_compute_bound"));
+    QCOMPARE(m_w->pair()->highlightedBoundBy(), QStringLiteral("gpu_compute_bound"));
     const TimelineModel &model = *m_w->timeline()->plot()->model();
     size_t lit = 0;
     for (uint32_t ev : model.criticalEvents)
@@ -378,7 +380,7 @@ void TestMainWindow::criticalPathTableFeatures()
             QVERIFY(model.category(ev) == Category::Kernel || model.category(ev) == Category::Memcpy ||
                     model.category(ev) == Category::Memset || model.category(ev) == Category::Communication);
     QTest::mouseClick(bv->viewport(), Qt::LeftButton, Qt::NoModifier, bv->visualRect(b).center());
-    QVERIFY(m_w->highlightedBoundBy().isEmpty());
+    QVERIFY(m_w->pair()->highlightedBoundBy().isEmpty());
     for (uint32_t ev : model.criticalEvents)
         QVERIFY(model.layout.isCritical(ev));
     // ] and [ step along the path from anywhere in the window.
@@ -401,7 +403,7 @@ void TestMainWindow::syncWaitsTable()
 {
     QVERIFY(loadSample());
     SyncWaitsPanel *panel = m_w->syncWaits();
-    const auto &edges = m_w->analysis()->syncEdges;
+    const auto &edges = m_w->pair()->analysis()->syncEdges;
     QVERIFY(!edges.empty());
     QCOMPARE(size_t(panel->model()->rowCount()), edges.size());
     QVERIFY2(panel->totalsLabel()->text().contains(QStringLiteral("Stream Wait Event")),
@@ -424,7 +426,7 @@ void TestMainWindow::syncWaitsTable()
     const QModelIndex gpu = shown->index(0, SyncWaitsModel::WaitedForColumn);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, view->visualRect(gpu).center());
     QCOMPARE(plot->selection()->event(), gpu.data(TargetEventRole).toLongLong());
-    QVERIFY(isGpuActivity(m_w->analysis()->device->events[size_t(gpu.data(TargetEventRole).toLongLong())].kind));
+    QVERIFY(isGpuActivity(m_w->pair()->analysis()->device->events[size_t(gpu.data(TargetEventRole).toLongLong())].kind));
     QVERIFY(shown->index(0, SyncWaitsModel::StreamColumn).data().toString().startsWith(QStringLiteral("GPU ")));
 }
 
@@ -442,10 +444,10 @@ void TestMainWindow::htaExactSetting()
     QVERIFY(done.wait(30000));
     QVERIFY(done.takeFirst().first().toBool());
     auto check = [&](bool htaExact) {
-        const Analysis &a = *m_w->analysis();
+        const Analysis &a = *m_w->pair()->analysis();
         QCOMPARE(a.request.cpa.htaExact, htaExact);
-        QVERIFY(m_w->criticalPath());
-        QCOMPARE(m_w->criticalPath()->htaExact, htaExact);
+        QVERIFY(m_w->pair()->criticalPath());
+        QCOMPARE(m_w->pair()->criticalPath()->htaExact, htaExact);
         size_t inferred = 0;
         for (const SyncEdge &e : a.syncEdges)
             inferred += e.inferred;
@@ -569,7 +571,7 @@ void TestMainWindow::exportNotifiesWithoutModalBox()
     });
     watcher.start(20);
     QSignalSpy done(m_w.get(), &MainWindow::exportFinished);
-    m_w->exportTo(ExportKind::EtPlusJson, path);
+    m_w->pair()->exportTo(ExportKind::EtPlusJson, path);
     QVERIFY(done.wait(60000));
     QTest::qWait(100);
     m_w->setInteractive(false);
@@ -581,7 +583,7 @@ void TestMainWindow::exportNotifiesWithoutModalBox()
         said |= l->text().contains(path);
     QVERIFY(said);
     // The next save dialog starts in that folder.
-    QCOMPARE(QFileInfo(m_w->exportStartPath(ExportKind::PerfettoOverlay)).absolutePath(), dir);
+    QCOMPARE(QFileInfo(m_w->pair()->exportStartPath(ExportKind::PerfettoOverlay)).absolutePath(), dir);
 }
 
 void TestMainWindow::exportsEqualBatch_data()
@@ -609,7 +611,7 @@ void TestMainWindow::exportsEqualBatch()
     const QString gui = m_tmp + QStringLiteral("/gui.") + name;
     const QString batch = m_tmp + QStringLiteral("/batch.") + name;
     QSignalSpy done(m_w.get(), &MainWindow::exportFinished);
-    m_w->exportTo(ExportKind(kind), gui);
+    m_w->pair()->exportTo(ExportKind(kind), gui);
     QVERIFY(done.wait(60000));
     QVERIFY2(done.first().first().toBool(), qPrintable(done.first().at(1).toString()));
     QVERIFY(done.first().at(1).toString().contains(gui));
@@ -638,7 +640,7 @@ void TestMainWindow::badInputGoesToDiagnostics()
     m_w->openFiles(bad);
     QVERIFY(done.wait(30000));
     QVERIFY(!done.first().first().toBool());
-    QVERIFY(!m_w->analysis());
+    QVERIFY(!m_w->pair()->analysis());
     const DiagnosticsModel *diag = m_w->diagnostics()->model();
     QVERIFY(diag->count(Severity::Error) >= 1);
     QCOMPARE(diag->item(0).severity, Severity::Error);
@@ -663,9 +665,9 @@ void TestMainWindow::dropOpensPairInEitherOrder()
     QCoreApplication::sendEvent(m_w.get(), &drop);
     QVERIFY(done.wait(60000));
     QVERIFY(done.first().first().toBool());
-    QCOMPARE(m_w->analysis()->hostPath, uitest::sampleHost()); // detected and put right
-    QVERIFY(m_w->analysis()->swapped);
-    QVERIFY(m_w->analysis()->diagnostics.find("pair.detected"));
+    QCOMPARE(m_w->pair()->analysis()->hostPath, uitest::sampleHost()); // detected and put right
+    QVERIFY(m_w->pair()->analysis()->swapped);
+    QVERIFY(m_w->pair()->analysis()->diagnostics.find("pair.detected"));
 }
 
 void TestMainWindow::recentPairs()
@@ -709,7 +711,7 @@ void TestMainWindow::cancelStopsLoading()
     // Issue 13: Cancel once the timeline shows (the analysis running): the critical-path
     // panel said "Computing..." forever and nothing offered to resume. The hook holds the
     // worker after loading until Cancel has landed, so the analysis is certainly running.
-    m_w->loader()->setAfterLoadedHook([](const std::atomic<bool> &cancelled) {
+    m_w->pair()->loader()->setAfterLoadedHook([](const std::atomic<bool> &cancelled) {
         for (int i = 0; i < 6000 && !cancelled; ++i)
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
     });
@@ -718,7 +720,7 @@ void TestMainWindow::cancelStopsLoading()
     m_w->openFiles(host, device);
     QVERIFY(done.wait(120000));
     disconnect(conn);
-    m_w->loader()->setAfterLoadedHook({});
+    m_w->pair()->loader()->setAfterLoadedHook({});
     QVERIFY(!done.first().first().toBool());
     QVERIFY(m_w->timeline()->plot()->model()); // the timeline stays
     const QString cpText = m_w->criticalPathPanel()->summaryLabel()->text();
@@ -780,7 +782,7 @@ void TestMainWindow::shortcutsDialogListsKeys()
     QStringList keys;
     for (int r = 0; r < table->rowCount(); ++r)
         keys << table->item(r, 0)->text();
-    for (const char *k : {"W / S, mouse wheel", "0", "F", "Shift + drag", "Ctrl + F"})
+    for (const char *k : {"W / S, Ctrl + wheel", "0", "F", "Shift + drag", "Ctrl + F"})
         QVERIFY2(keys.contains(QString::fromUtf8(k)), k);
 }
 

@@ -2,6 +2,8 @@
 // The What-if panel (issue 15): rules by hand and from the selection, results
 // computed off the GUI thread, factor 1 equals the baseline, bad rules refused,
 // a click on a moved op asks for it, and the main window wires it up.
+#include "document/jobdocument.h"
+#include "document/pairdocument.h"
 #include "mainwindow.h"
 #include "panels/whatifpanel.h"
 #include "timeline/selection.h"
@@ -178,7 +180,7 @@ void TestWhatIfPanel::mainWindowHasThePanel()
     QVERIFY(panel);
     QVERIFY(panel->summaryLabel()->text().contains(QStringLiteral("Baseline")));
     // Selecting an op on the timeline enables the selection buttons.
-    const uint32_t ev = w.criticalPath()->criticalEvents.front();
+    const uint32_t ev = w.pair()->criticalPath()->criticalEvents.front();
     w.timeline()->plot()->selection()->setEvent(ev);
     QVERIFY(panel->thisOpButton()->isEnabled());
 }

@@ -91,6 +91,8 @@ void buildDrawList(const LaneLayout &layout, const Viewport &view, const std::ve
 void criticalSpans(const LaneRow &row, const Viewport &view, const DrawBox &box, std::vector<PxSpan> &out)
 {
     const auto &prefix = row.criticalPrefix;
+    if (prefix.size() != row.size() + 1 || size_t(box.first) >= row.size())
+        return; // a row without critical counts (or a box of another row): nothing is critical
     const auto p0 = prefix.begin();
     const auto s0 = row.start.begin();
     const size_t last = std::min<size_t>(size_t(box.first) + box.count, row.size());

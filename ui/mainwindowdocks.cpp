@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// MainWindow's docks: their homes, the default layout for the window's size (the
+// timeline gets most of the width; the less used docks are tabs) and resetting it.
+#include "mainwindow.h"
+
+#include "document/jobdocument.h"
+#include "panels/aggregatepanel.h"
+#include "panels/collectivespanel.h"
+#include "panels/criticalpathpanel.h"
+#include "panels/detailspanel.h"
+#include "panels/diagnosticspanel.h"
+#include "panels/jobsearchpanel.h"
+#include "panels/ranktablepanel.h"
+#include "panels/searchpanel.h"
+#include "panels/syncwaitspanel.h"
+#include "panels/whatifpanel.h"
+
+#include <QDockWidget>
+#include <QSettings>
+
+#include <algorithm>
+
+namespace syncscope::ui {
+
+void MainWindow::createDocks()
+{
+    auto dock = [this](const QString &title, const QString &name, QWidget *w, Qt::DockWidgetArea area) {
+        auto *d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    // Right: what is about the selection and the path. Bottom: the tables (tabs).
+    m_detailsDock = dock(tr("Details"), QStringLiteral("details"), m_details, Qt::RightDockWidgetArea);
+    m_cpDock = dock(tr("Critical path"), QStringLiteral("criticalpath"), m_cpPanel, Qt::RightDockWidgetArea);
+    m_whatIfDock = dock(tr("What-if"), QStringLiteral("whatif"), m_whatIf, Qt::RightDockWidgetArea);
+    m_searchDock = dock(tr("Search"), QStringLiteral("search"), m_search, Qt::BottomDockWidgetArea);
+    m_syncDock = dock(tr("Sync waits"), QStringLiteral("syncwaits"), m_syncWaits, Qt::BottomDockWidgetArea);
+    m_areaDock = dock(tr("Area selection"), QStringLiteral("area"), m_area, Qt::BottomDockWidgetArea);
+    m_diagDock = dock(tr("Diagnostics"), QStringLiteral("diagnostics"), m_diagnostics, Qt::BottomDockWidgetArea);
+    m_ranksDock = dock(tr("Ranks"), QStringLiteral("ranks"), m_job->rankTable(), Qt::BottomDockWidgetArea);
+    m_collectivesDock = dock(tr("Collectives"), QStringLiteral("collectives"), m_job->collectivesPanel(),
+                             Qt::BottomDockWidgetArea);
+    m_jobSearchDock = dock(tr("Search all ranks"), QStringLiteral("jobsearch"), m_job->search(), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(m_cpDock, m_whatIfDock);
+    for (QDockWidget *d : {m_syncDock, m_areaDock, m_diagDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
+        tabifyDockWidget(m_searchDock, d);
+    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock})
+        d->hide(); // shown while a job is open
+    m_cpDock->raise();
+    m_searchDock->raise();
+}
+
+QDockWidget *MainWindow::dock(const QString &objectName) const
+{
+    return findChild<QDockWidget *>(objectName, Qt::FindDirectChildrenOnly);
+}
+
+void MainWindow::applyDefaultLayout()
+{
+    // The right column: a quarter of the width (never under 320 px, at most 520), Details
+    // above the critical path. The bottom tabs: about a quarter of the height, so a table
+    // shows 6+ rows at 1280x720; a job's ranks need the height, so less there.
+    const int right = std::clamp(width() * 26 / 100, 320, 520);
+    resizeDocks({m_detailsDock}, {right}, Qt::Horizontal);
+    resizeDocks({m_detailsDock, m_cpDock}, {height() * 45 / 100, height() * 55 / 100}, Qt::Vertical);
+    const bool job = m_active == m_job && m_job->isOpen();
+    const int bottom = std::max(170, height() * (job ? 22 : 30) / 100);
+    resizeDocks({m_searchDock}, {bottom}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout()
+{
+    for (QDockWidget *d : findChildren<QDockWidget *>(QString(), Qt::FindDirectChildrenOnly)) {
+        d->setFloating(false);
+        removeDockWidget(d);
+    }
+    const std::pair<QDockWidget *, Qt::DockWidgetArea> homes[] = {
+        {m_detailsDock, Qt::RightDockWidgetArea}, {m_cpDock, Qt::RightDockWidgetArea},
+        {m_whatIfDock, Qt::RightDockWidgetArea},  {m_searchDock, Qt::BottomDockWidgetArea},
+        {m_syncDock, Qt::BottomDockWidgetArea},   {m_areaDock, Qt::BottomDockWidgetArea},
+        {m_diagDock, Qt::BottomDockWidgetArea},   {m_ranksDock, Qt::BottomDockWidgetArea},
+        {m_collectivesDock, Qt::BottomDockWidgetArea}, {m_jobSearchDock, Qt::BottomDockWidgetArea}};
+    for (const auto &[d, area] : homes) {
+        addDockWidget(area, d);
+        d->show();
+    }
+    tabifyDockWidget(m_cpDock, m_whatIfDock);
+    for (QDockWidget *d : {m_syncDock, m_areaDock, m_diagDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
+        tabifyDockWidget(m_searchDock, d);
+    m_cpDock->raise();
+    updateJobWidgets(); // the job docks only while a job is open
+    m_searchDock->raise();
+    if (m_job->data())
+        m_ranksDock->raise();
+    applyDefaultLayout();
+}
+
+void MainWindow::restoreLayout()
+{
+    if (!QSettings().contains(QStringLiteral("window/state"))) {
+        applyDefaultLayout();
+        return;
+    }
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    updateJobWidgets(); // the job docks only while a job is open
+}
+
+// The job's docks and toolbar widgets are there while a job is shown.
+void MainWindow::updateJobWidgets()
+{
+    const bool job = m_active == m_job && m_job->isOpen();
+    for (QAction *a : m_jobActions)
+        a->setVisible(job);
+    const bool loaded = job && m_job->data() != nullptr;
+    if (m_exportJobAction)
+        m_exportJobAction->setEnabled(loaded);
+    updateExportActions();
+    const bool first = m_ranksDock->isHidden();
+    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock})
+        d->setVisible(loaded);
+    if (loaded && first) {
+        m_ranksDock->raise();
+        // A job's ranks need the height; the bottom docks shrink.
+        resizeDocks({m_searchDock}, {std::max(120, height() * 22 / 100)}, Qt::Vertical);
+    }
+    if (!loaded)
+        return;
+    const int order = m_rankOrderBox->findData(static_cast<int>(m_job->rankOrder()));
+    if (order >= 0)
+        m_rankOrderBox->setCurrentIndex(order);
+    for (QAction *a : m_rankOrderActions)
+        a->setChecked(a->data().toInt() == static_cast<int>(m_job->rankOrder()));
+    m_jobStepBox->clear();
+    const qint64 current = m_job->currentStep();
+    for (qint64 n : m_job->steps()) {
+        m_jobStepBox->addItem(tr("ProfilerStep#%1").arg(n), n);
+        if (n == current)
+            m_jobStepBox->setCurrentIndex(m_jobStepBox->count() - 1);
+    }
+    m_jobStepBox->setEnabled(m_jobStepBox->count() > 0);
+}
+
+} // namespace syncscope::ui
