@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 
 #include "document/jobdocument.h"
+#include "job/joboverview.h"
 #include "panels/aggregatepanel.h"
 #include "panels/collectivespanel.h"
 #include "panels/criticalpathpanel.h"
@@ -43,10 +44,12 @@ void MainWindow::createDocks()
     m_collectivesDock = dock(tr("Collectives"), QStringLiteral("collectives"), m_job->collectivesPanel(),
                              Qt::BottomDockWidgetArea);
     m_jobSearchDock = dock(tr("Search all ranks"), QStringLiteral("jobsearch"), m_job->search(), Qt::BottomDockWidgetArea);
+    // Above the timeline: every rank in one pixel row (or a waits heatmap), 8 to 1,024 ranks.
+    m_overviewDock = dock(tr("Job overview"), QStringLiteral("joboverview"), m_job->overview(), Qt::TopDockWidgetArea);
     tabifyDockWidget(m_cpDock, m_whatIfDock);
     for (QDockWidget *d : {m_syncDock, m_areaDock, m_diagDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
         tabifyDockWidget(m_searchDock, d);
-    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock})
+    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock, m_overviewDock})
         d->hide(); // shown while a job is open
     m_cpDock->raise();
     m_searchDock->raise();
@@ -81,7 +84,8 @@ void MainWindow::resetLayout()
         {m_whatIfDock, Qt::RightDockWidgetArea},  {m_searchDock, Qt::BottomDockWidgetArea},
         {m_syncDock, Qt::BottomDockWidgetArea},   {m_areaDock, Qt::BottomDockWidgetArea},
         {m_diagDock, Qt::BottomDockWidgetArea},   {m_ranksDock, Qt::BottomDockWidgetArea},
-        {m_collectivesDock, Qt::BottomDockWidgetArea}, {m_jobSearchDock, Qt::BottomDockWidgetArea}};
+        {m_collectivesDock, Qt::BottomDockWidgetArea}, {m_jobSearchDock, Qt::BottomDockWidgetArea},
+        {m_overviewDock, Qt::TopDockWidgetArea}};
     for (const auto &[d, area] : homes) {
         addDockWidget(area, d);
         d->show();
@@ -120,12 +124,13 @@ void MainWindow::updateJobWidgets()
         m_exportJobAction->setEnabled(loaded);
     updateExportActions();
     const bool first = m_ranksDock->isHidden();
-    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock})
+    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock, m_overviewDock})
         d->setVisible(loaded);
     if (loaded && first) {
         m_ranksDock->raise();
-        // A job's ranks need the height; the bottom docks shrink.
-        resizeDocks({m_searchDock}, {std::max(120, height() * 22 / 100)}, Qt::Vertical);
+        // A job's ranks need the height; the bottom docks shrink, the overview takes a strip.
+        resizeDocks({m_searchDock, m_overviewDock}, {std::max(120, height() * 22 / 100), std::max(96, height() * 16 / 100)},
+                    Qt::Vertical);
     }
     if (!loaded)
         return;

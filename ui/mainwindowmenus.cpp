@@ -163,6 +163,13 @@ void MainWindow::createViewMenu()
         connect(a, &QAction::toggled, plot->edgeToggles(), [plot, kind](bool on) { plot->edgeToggles()->setShown(kind, on); });
         connect(plot->edgeToggles(), &EdgeToggles::changed, a, [a, plot, kind] { a->setChecked(plot->edgeToggles()->shown(kind)); });
     }
+    // Perfetto's and Nsight's wheel by default (scroll; Ctrl+wheel zooms); the old one as a setting.
+    QAction *wheelZooms = view->addAction(tr("&Wheel zooms (old mapping)"));
+    wheelZooms->setObjectName(QStringLiteral("wheelZooms"));
+    wheelZooms->setCheckable(true);
+    wheelZooms->setChecked(TimelinePlot::wheelZooms());
+    wheelZooms->setToolTip(tr("The plain wheel zooms and Shift+wheel scrolls the lanes (off: the wheel scrolls, Ctrl+wheel zooms)"));
+    connect(wheelZooms, &QAction::toggled, this, [](bool on) { TimelinePlot::setWheelZooms(on); });
     QMenu *theme = view->addMenu(tr("&Theme"));
     auto *themeGroup = new QActionGroup(this);
     const std::pair<QString, ThemeChoice> themes[] = {
@@ -224,7 +231,7 @@ void MainWindow::createViewMenu()
     reset->setToolTip(tr("Every dock back in its place, at the default sizes for this window"));
     QMenu *docks = view->addMenu(tr("&Docks"));
     for (QDockWidget *d : {m_detailsDock, m_cpDock, m_whatIfDock, m_searchDock, m_syncDock, m_areaDock, m_diagDock,
-                           m_ranksDock, m_collectivesDock, m_jobSearchDock})
+                           m_overviewDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
         docks->addAction(d->toggleViewAction());
 }
 

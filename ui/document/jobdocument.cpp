@@ -5,6 +5,7 @@
 
 #include "job/jobanalysis.h"
 #include "job/jobexport.h"
+#include "job/joboverview.h"
 #include "panels/collectivespanel.h"
 #include "panels/criticalpathpanel.h"
 #include "panels/detailspanel.h"
@@ -28,6 +29,7 @@ JobDocument::JobDocument(const Workspace &workspace, QWidget *panelParent, QObje
     , m_rankTable(new RankTablePanel(panelParent))
     , m_collectives(new CollectivesPanel(panelParent))
     , m_search(new JobSearchPanel(panelParent))
+    , m_overview(new JobOverview(panelParent))
     , m_exporter(new JobExporter(this))
 {
     connect(m_loader, &JobLoader::progress, this, &JobDocument::progress);
@@ -75,6 +77,7 @@ void JobDocument::close()
     m_job.reset();
     m_result.reset();
     m_model.reset();
+    m_overview->clear();
     m_detailsPart = -1;
     if (had) {
         updatePanels();
@@ -92,6 +95,7 @@ void JobDocument::showModel(std::shared_ptr<TimelineModel> model)
     else
         m_ws.timeline->replaceModel(model);
     m_ws.search->setTimeline(model);
+    m_overview->setJob(m_job, model); // before the analysis: activity without waits
 }
 
 // The shared panels at the start of a job: nothing of a pair is left in them.

@@ -16,6 +16,7 @@ namespace syncscope::ui {
 
 class CollectivesPanel;
 class JobExporter;
+class JobOverview;
 class JobSearchPanel;
 class RankTablePanel;
 
@@ -52,6 +53,7 @@ public:
     RankTablePanel *rankTable() const { return m_rankTable; }
     CollectivesPanel *collectivesPanel() const { return m_collectives; }
     JobSearchPanel *search() const { return m_search; }
+    JobOverview *overview() const { return m_overview; }
 
     // Expands the rank and scrolls its lanes into view.
     void showRank(qint64 rank);
@@ -109,6 +111,7 @@ private:
     RankTablePanel *m_rankTable;
     CollectivesPanel *m_collectives;
     JobSearchPanel *m_search;
+    JobOverview *m_overview;
     JobExporter *m_exporter;
 };
 

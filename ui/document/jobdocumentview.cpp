@@ -6,6 +6,7 @@
 #include "job/jobanalysis.h"
 #include "job/jobdocument.h"
 #include "job/parallel.h"
+#include "job/joboverview.h"
 #include "panels/collectivespanel.h"
 #include "panels/criticalpathpanel.h"
 #include "panels/detailspanel.h"
@@ -33,6 +34,15 @@ void JobDocument::connectPanels()
             [this](qint64 rank, quint32 event) { selectRankEvent(rank, event); });
     connect(m_rankTable, &RankTablePanel::delayCostActivated, this,
             [this](qint64 rank, quint32 event) { selectRankEvent(rank, event); });
+    // The dense overview: a click opens that rank (and selects the collective of a heatmap cell);
+    // it frames the timeline's view and follows the selection.
+    connect(m_overview, &JobOverview::rankActivated, this, &JobDocument::showRank);
+    connect(m_overview, &JobOverview::collectiveActivated, this, &JobDocument::selectCollective);
+    TimelinePlot *plot = m_ws.timeline->plot();
+    connect(plot, &TimelinePlot::rangeChanged, m_overview, [this, plot] {
+        if (m_model && plot->sharedModel() == m_model)
+            m_overview->setViewRange(plot->range().t0, plot->range().t1);
+    });
     connect(m_search, &JobSearchPanel::eventRequested, this, [this](qint64 rank, qint64 event) {
         if (event >= 0 && event <= qint64(UINT32_MAX))
             selectRankEvent(rank, quint32(event));
@@ -73,11 +83,14 @@ void JobDocument::selectionChanged(qint64 event)
             if (const int i = m_job->indexOfRank(p.rank); i >= 0)
                 analysis = m_job->ranks[size_t(i)].analysis;
         m_ws.details->model()->setSources(analysis, p.model);
+        // Times in the job's time base, as the axis reads them.
+        m_ws.details->model()->setTimeBase(double(p.shiftNs), QString::fromStdString(m_model->timeBaseShort));
         m_detailsPart = part;
     }
     m_ws.details->model()->setEvent(event - p.base);
     if (m_job)
         m_rankTable->selectRank(p.rank); // without emitting: no jump back
+    m_overview->setCurrentRank(p.rank);
 }
 
 qint64 JobDocument::detailsEventToTimeline(qint64 event) const
@@ -205,7 +218,9 @@ void JobDocument::applyRankOrder()
         return;
     std::vector<double> step, caused;
     rankOrderKeys(*m_job, *m_model, step, caused);
-    m_ws.timeline->plot()->setPartOrder(rankDisplayOrder(*m_model, m_rankOrder, step, caused));
+    std::vector<uint32_t> order = rankDisplayOrder(*m_model, m_rankOrder, step, caused);
+    m_overview->setRankOrder(order);
+    m_ws.timeline->plot()->setPartOrder(std::move(order));
 }
 
 std::vector<qint64> JobDocument::steps() const

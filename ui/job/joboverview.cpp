@@ -265,7 +265,9 @@ void JobOverview::invalidate(bool bins)
 
 int JobOverview::partAtRow(int displayIndex) const
 {
-    return displayIndex >= 0 && size_t(displayIndex) < m_order.size() ? int(m_order[size_t(displayIndex)]) : -1;
+    if (displayIndex < 0 || size_t(displayIndex) >= m_order.size() || m_order[size_t(displayIndex)] >= m_rows.size())
+        return -1; // (the order may still be the previous job's while setJob swaps the rows)
+    return int(m_order[size_t(displayIndex)]);
 }
 
 int JobOverview::displayIndexOfRank(qint64 rank) const
@@ -273,7 +275,7 @@ int JobOverview::displayIndexOfRank(qint64 rank) const
     if (rank < 0)
         return -1;
     for (size_t i = 0; i < m_order.size(); ++i)
-        if (m_rows[m_order[i]].rank == rank)
+        if (m_order[i] < m_rows.size() && m_rows[m_order[i]].rank == rank)
             return int(i);
     return -1;
 }

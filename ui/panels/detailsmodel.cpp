@@ -105,6 +105,15 @@ void DetailsModel::setSources(std::shared_ptr<const Analysis> analysis, std::sha
         m_hostIndex.clear();
     m_analysis = std::move(analysis);
     m_model = std::move(model);
+    m_shiftNs = 0;
+    m_timeBase = m_model ? QString::fromStdString(m_model->timeBaseShort) : QString();
+    rebuild();
+}
+
+void DetailsModel::setTimeBase(double shiftNs, const QString &label)
+{
+    m_shiftNs = shiftNs;
+    m_timeBase = label;
     rebuild();
 }
 
@@ -118,7 +127,7 @@ QString DetailsModel::eventLabel(uint32_t ev) const
 {
     if (!m_model)
         return {};
-    return QStringLiteral("%1  @ %2").arg(qs(m_model->name(ev)), dur(m_model->startNs(ev)));
+    return QStringLiteral("%1  @ %2").arg(qs(m_model->name(ev)), dur(m_model->startNs(ev) + m_shiftNs));
 }
 
 void DetailsModel::rebuild()
@@ -138,8 +147,11 @@ void DetailsModel::rebuild()
     sec->add(tr("Category"), qs(trace->str(e.cat)) + QStringLiteral(" (") + QLatin1String(eventKindName(e.kind)) +
                                  QStringLiteral(")"));
     sec->add(tr("Lane"), QString::fromStdString(m_model->laneName(ev)));
-    TreeNode *start = sec->add(tr("Start"), dur(double(e.tsNs - m_model->originNs)) + tr(" from the trace start"));
-    start->tooltip = QStringLiteral("ts %1 \u00b5s (%2 ns)").arg(e.ts, 0, 'f', 3).arg(e.tsNs);
+    // In the view's time base, as the axis reads; the trace's own timestamp as an extra row.
+    TreeNode *start = sec->add(tr("Start"), dur(double(e.tsNs - m_model->originNs) + m_shiftNs) + QLatin1Char(' ') + m_timeBase);
+    start->tooltip = tr("The time axis' time of the op (%1)").arg(m_timeBase);
+    sec->add(tr("Timestamp (raw)"), QStringLiteral("%1 \u00b5s").arg(e.ts, 0, 'f', 3))->tooltip =
+        tr("ts as the trace records it, on the rank's own clock (%1 ns)").arg(e.tsNs);
     sec->add(tr("Duration"), dur(double(e.durNs)))->tooltip = QStringLiteral("%1 ns").arg(e.durNs);
     sec->add(tr("Event index"), QString::number(ev));
     if (e.has(KinetoEvent::HasCorrelation))

@@ -31,6 +31,10 @@ public:
     // `analysis` may be null while the analysis is still running (only the event is shown then).
     void setSources(std::shared_ptr<const Analysis> analysis, std::shared_ptr<const TimelineModel> model);
     void setEvent(qint64 event); // -1: empty
+    // The view's time base (one per view, the axis' own): a time of `model` + shiftNs is a
+    // time of the view, `label` follows it ("from the trace start", "job time"). Reset by
+    // setSources to the model's own base.
+    void setTimeBase(double shiftNs, const QString &label);
     qint64 event() const { return m_event; }
 
     // Section titles, also used by tests.
@@ -59,6 +63,8 @@ private:
     std::shared_ptr<const Analysis> m_analysis;
     std::shared_ptr<const TimelineModel> m_model;
     qint64 m_event = -1;
+    double m_shiftNs = 0;
+    QString m_timeBase;
     std::unordered_map<int64_t, uint32_t> m_hostIndex; // ET node id -> index (built on first use)
 };
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "detailspanel.h"
 
+#include "copyrows.h"
+
 #include <QHeaderView>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -16,6 +18,7 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
     m_view->setModel(m_model);
+    installCopyRows(m_view);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -5,6 +5,7 @@
 // tail; name columns get the kernel-aware ElidedNameDelegate with setNameColumn).
 #pragma once
 
+#include "panels/copyrows.h"
 #include "panels/elidedname.h"
 
 #include <QHeaderView>
@@ -16,6 +17,7 @@ namespace syncscope::ui {
 inline void setupSortedTable(QTableView *view, QSortFilterProxyModel *sorted, int sortColumn, Qt::SortOrder order)
 {
     view->setModel(sorted);
+    installCopyRows(view);
     view->setSortingEnabled(true);
     view->sortByColumn(sortColumn, order);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);

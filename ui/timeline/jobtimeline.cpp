@@ -107,6 +107,11 @@ std::shared_ptr<TimelineModel> buildJobTimelineModel(const std::vector<JobTimeli
     if (job->parts.empty())
         return job;
     job->originNs = origin;
+    job->timeBase = options.rawClocks || !analysis || analysis->clockReferenceRank < 0
+                        ? "job time: each rank on its own clock, from the earliest trace start"
+                        : "job time: clocks aligned on rank " + std::to_string(analysis->clockReferenceRank) +
+                              ", from the earliest rank's start";
+    job->timeBaseShort = "job time";
     LaneLayout &out = job->layout;
     out.eventPos.assign(base, EventPos{});
     for (size_t pi = 0; pi < job->parts.size(); ++pi) {

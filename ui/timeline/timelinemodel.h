@@ -46,6 +46,10 @@ struct CollectiveMark {
 struct TimelineModel {
     std::shared_ptr<const KinetoTrace> trace; // null in synthetic (benchmark) and job models
     int64_t originNs = 0;                     // absolute ns of the trace start (the time axis' 0)
+    // What the time axis' 0 is, shown in its title and wherever a time of this view is
+    // given (one time base per view): "from the trace start", or a job's aligned origin.
+    std::string timeBase = "time from the trace start";
+    std::string timeBaseShort = "from the trace start"; // after a time in a panel
     LaneLayout layout;
     EdgeIndex edges;
     std::vector<uint32_t> criticalEvents;     // what the layout marks as critical

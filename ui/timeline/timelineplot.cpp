@@ -48,6 +48,7 @@ TimelinePlot::TimelinePlot(QWidget *parent)
 void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
 {
     m_model = std::move(model);
+    applyTimeBase();
     m_selection->clear();
     m_measure.reset();
     m_history->clear();
@@ -122,6 +123,16 @@ void TimelinePlot::applyColors()
     ax->setTickLabelColor(c.text);
     ax->setLabelColor(c.text);
     ax->grid()->setPen(QPen(c.grid, 1, Qt::SolidLine));
+}
+
+void TimelinePlot::applyTimeBase()
+{
+    // One time base per view: the axis says what its 0 is; the panels use the same.
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    xAxis2->setLabelFont(small);
+    xAxis2->setLabelPadding(1);
+    xAxis2->setLabel(m_model ? QString::fromStdString(m_model->timeBase) : QString());
 }
 
 // --- the view -------------------------------------------------------------

@@ -173,6 +173,7 @@ private:
     void rebuildGeometry();
     void refresh();
     void applyColors();
+    void applyTimeBase(); // the axis title: what its 0 is
     int contentY(int widgetY) const;     // widget y -> content y
     int widgetY(int contentY) const;
     void toggleGroupAt(const QPoint &pos);

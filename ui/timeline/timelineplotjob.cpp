@@ -24,6 +24,7 @@ void TimelinePlot::replaceModel(std::shared_ptr<TimelineModel> model)
     if (m_partOrder.size() != model->parts.size())
         m_partOrder.clear();
     m_model = std::move(model);
+    applyTimeBase();
     m_measure.reset();
     m_collapsed.assign(m_model->layout.groups.size(), false);
     m_pinned.assign(m_collapsed.size(), false);
