@@ -10,6 +10,7 @@
 #include "panels/collectivespanel.h"
 #include "panels/criticalpathmodel.h"
 #include "panels/copyrows.h"
+#include "panels/criticalpathpanel.h"
 #include "panels/detailspanel.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelineview.h"
@@ -19,6 +20,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QLabel>
 #include <QDockWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -42,6 +44,7 @@ private Q_SLOTS:
     void overviewDockFollowsTheJob();
     void toolbarDropDownsGiveTheFocusBack();
     void wheelSettingInTheViewMenu();
+    void jobPathHasItsBoundByTable();
 
 private:
     bool openJob();
@@ -210,6 +213,26 @@ void TestJobInspector::wheelSettingInTheViewMenu()
     QCOMPARE(TimelinePlot::wheelZooms(), !was);
     action->setChecked(was);
     QCOMPARE(TimelinePlot::wheelZooms(), was);
+}
+
+// The job critical path gets a pair's bound-by table: the cross-rank path's buckets.
+void TestJobInspector::jobPathHasItsBoundByTable()
+{
+    QVERIFY(openJob());
+    const JobCriticalPath &path = m_w->job()->data()->analysis.criticalPath;
+    QVERIFY(path.valid && !path.summaryPct.empty());
+    BreakdownModel *table = m_w->criticalPathPanel()->breakdownModel();
+    QVERIFY(table->rowCount() > 0);
+    double shares = 0;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        const std::string bound = table->boundBy(r);
+        const auto it = std::find_if(path.summaryPct.begin(), path.summaryPct.end(),
+                                     [&](const auto &b) { return b.first == bound; });
+        QVERIFY2(it != path.summaryPct.end(), bound.c_str());
+        shares += it->second;
+    }
+    QVERIFY2(std::abs(shares - 100.0) < 0.5, qPrintable(QString::number(shares)));
+    QVERIFY(m_w->criticalPathPanel()->summaryLabel()->text().contains(QLatin1String("Job critical path")));
 }
 
 QTEST_MAIN(TestJobInspector)

@@ -160,8 +160,7 @@ void JobDocument::onFinished(std::shared_ptr<JobLoadResult> result)
     if (first)
         Q_EMIT timelineShown(m_dir);
     applyRankOrder();
-    m_ws.criticalPath->clear();
-    m_ws.criticalPath->setBusy(pathText(-1));
+    showPath(-1);
     updatePanels();
     Q_EMIT statusChanged(statusSummary());
     Q_EMIT opened({QString(), QFileInfo(m_dir).absoluteFilePath()});
@@ -169,6 +168,21 @@ void JobDocument::onFinished(std::shared_ptr<JobLoadResult> result)
         Q_EMIT diagnosticsWanted();
     Q_EMIT jobChanged();
     Q_EMIT loadFinished(true);
+}
+
+// The job critical path in the critical-path panel: its bound-by table, as a pair's
+// (the cross-rank path's buckets, JobCriticalPath::summaryPct), and its line.
+void JobDocument::showPath(qint64 stepNumber)
+{
+    const JobCriticalPath &path = m_job->analysis.criticalPath;
+    auto cp = std::make_shared<CriticalPathResult>();
+    cp->success = path.valid;
+    cp->reason = path.reason;
+    cp->weightUs = path.weightUs;
+    for (const auto &[bound, pct] : path.summaryPct)
+        cp->summary.push_back({bound, pct, path.weightUs * pct / 100.0});
+    m_ws.criticalPath->setPath(cp, nullptr, {}, -1, -1);
+    m_ws.criticalPath->setBusy(pathText(stepNumber));
 }
 
 // The critical-path panel's line for the job's path (of ProfilerStep#N when stepNumber >= 0).

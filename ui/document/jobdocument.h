@@ -95,6 +95,7 @@ private:
     void updatePanels();
     void showStepRange(const JobData &job, const TimelineModel &model, qint64 stepNumber);
     QString pathText(qint64 stepNumber) const;
+    void showPath(qint64 stepNumber);
     void connectPanels();
 
     JobLoader *m_loader;

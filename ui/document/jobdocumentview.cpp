@@ -318,7 +318,7 @@ void JobDocument::showStep(qint64 stepNumber)
                 self->showModel(model);
                 self->applyRankOrder();
                 self->showStepRange(*job, *model, stepNumber);
-                self->m_ws.criticalPath->setBusy(self->pathText(stepNumber));
+                self->showPath(stepNumber);
                 self->updatePanels();
                 Q_EMIT self->statusChanged(self->statusSummary());
                 Q_EMIT self->jobChanged();

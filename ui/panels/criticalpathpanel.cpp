@@ -186,7 +186,7 @@ void CriticalPathPanel::setPath(std::shared_ptr<const CriticalPathResult> cp,
     m_steps->clear();
     if (!steps.isEmpty() && cp && !cp->window.wholeTrace) {
         if (first < 0)
-            m_steps->addItem(tr("HTA instance %1 (--instance)").arg(cp->window.instanceFirst), QPoint(-1, -1));
+            m_steps->addItem(tr("HTA instance %1").arg(cp->window.instanceFirst), QPoint(-1, -1));
         for (int i = 0; i < steps.size(); ++i)
             m_steps->addItem(steps[i], QPoint(i, i));
         if (steps.size() > 1)
