@@ -14,9 +14,14 @@ std::vector<AggregateRow> aggregateRange(const TimelineModel &model, double t0, 
         return out;
     std::unordered_map<std::string_view, size_t> byName;
     auto visit = [&](const LaneRow &row) {
+        // A GPU stream's annotations (the GPU copy of ProfilerStep#N) are not GPU work: they
+        // would top the kernel table with the whole step.
+        const bool gpuLane = row.group < model.layout.groups.size() && model.layout.groups[row.group].gpu;
         // Ops in a row do not overlap: both ends ascend, so the ones meeting [t0, t1] are contiguous.
         auto first = std::upper_bound(row.end.begin(), row.end.end(), int64_t(t0)) - row.end.begin();
         for (size_t i = size_t(first); i < row.size() && double(row.start[i]) < t1; ++i) {
+            if (gpuLane && model.category(row.event[i]) == Category::Annotation)
+                continue;
             const double clipped = std::min<double>(double(row.end[i]), t1) - std::max<double>(double(row.start[i]), t0);
             const std::string_view name = model.name(row.event[i]);
             auto [it, fresh] = byName.try_emplace(name, out.size());
