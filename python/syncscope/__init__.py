@@ -1,0 +1,342 @@
+"""Syncscope from Python: PyTorch trace pairs, whole jobs and run diffs as pandas DataFrames.
+
+Every function runs Syncscope's C++ pipeline -- the one ``syncscope --batch`` and the
+inspector run -- with the GIL released, so the numbers are the JSON report's.
+See docs/python.md for every function and column (times in microseconds).
+
+    import syncscope
+    t = syncscope.load(host="host.json.gz", device="device.json.gz")
+    t.critical_path_summary()          # bound-by buckets of the first ProfilerStep
+    t.events().query("kind == 'kernel'").nlargest(5, "dur")
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
+
+import pandas as pd
+
+from . import _syncscope as _c
+from ._syncscope import AnalysisError, InputError, OutputError, UsageError
+from ._hta import CPGraph, TraceAnalysis
+
+__version__ = _c.__version__
+__all__ = ["load", "load_job", "diff", "Trace", "Job", "Diff", "WhatIf", "CPGraph", "TraceAnalysis",
+           "UsageError", "InputError", "OutputError", "AnalysisError"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+Progress = Union[None, bool, Callable[[str, float], Any]]
+
+
+def _frame(columns: dict) -> pd.DataFrame:
+    return pd.DataFrame(columns)
+
+
+def _progress(progress: Progress):
+    """progress=True prints one line per stage on stderr; a callable gets (stage, fraction)."""
+    if progress is True:
+        def show(stage: str, fraction: float) -> None:
+            sys.stderr.write(f"\rsyncscope: {stage} {fraction * 100:5.1f} %")
+            if fraction >= 1.0:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+        return show
+    return progress or None
+
+
+def _window_value(value: Union[int, str, Tuple[int, int]]) -> str:
+    if isinstance(value, tuple):
+        return f"{int(value[0])},{int(value[1])}"
+    return str(value)
+
+
+def _options(compat=None, hta_exact=False, hta_version=None, step=None, instance=None, annotation=None,
+             zero_weight_launch_edges=False, rank=None) -> list:
+    """Keyword options as the command line spells them: app/'s parser makes the request."""
+    args = []
+    if compat is not None:
+        args += ["--compat", str(compat)]
+    if hta_exact:
+        args.append("--hta-exact")
+    if hta_version is not None:
+        args += ["--hta-version", str(hta_version)]
+    if step is not None:
+        args += ["--step", _window_value(step)]
+    if instance is not None:
+        args += ["--instance", _window_value(instance)]
+    if annotation is not None:
+        args += ["--annotation", str(annotation)]
+    if zero_weight_launch_edges:
+        args.append("--zero-weight-launch-edges")
+    if rank is not None:
+        args += ["--rank", str(rank)]
+    return args
+
+
+class WhatIf:
+    """The projection of t.what_if(): the report's ``what_if`` object as attributes and frames."""
+
+    def __init__(self, report: dict):
+        self.report = report
+        self.baseline_us: float = report["baseline_us"]
+        self.projected_us: float = report["projected_us"]
+        self.speedup: Optional[float] = report["speedup"]
+        self.rules = pd.DataFrame(report["rules"], columns=["rule", "matched"])
+        summary = report["critical_path"]["summary"]
+        self.bound_by = pd.DataFrame({"bound_by": list(summary.keys()), "percent": list(summary.values())})
+        self.top_moved = pd.DataFrame(report["top_moved"], columns=["name", "event", "baseline_start_us",
+                                                                   "projected_start_us", "shift_us"])
+
+    def __repr__(self) -> str:
+        return f"<WhatIf {self.baseline_us:.1f} us -> {self.projected_us:.1f} us (speedup {self.speedup})>"
+
+
+class Trace:
+    """One analysed pair (or device trace). Made by syncscope.load()."""
+
+    def __init__(self, impl, options: list):
+        self._t = impl
+        self._options = options
+        self._paths: dict = {}
+        info = impl.info()
+        self.host: Optional[str] = info["host"]
+        self.device: str = info["device"]
+        self.rank: Optional[int] = info["rank"]
+        self.exit_code: int = impl.exit_code
+
+    def __repr__(self) -> str:
+        return f"<syncscope.Trace device={self.device!r} host={self.host!r} exit_code={self.exit_code}>"
+
+    def info(self) -> dict:
+        """Inputs after detection, rank, exit code, timing, window and diagnostics."""
+        return self._t.info()
+
+    def diagnostics(self) -> pd.DataFrame:
+        return pd.DataFrame(self._t.info()["diagnostics"], columns=["severity", "code", "message"])
+
+    def events(self) -> pd.DataFrame:
+        return _frame(self._t.events())
+
+    def links(self) -> pd.DataFrame:
+        return _frame(self._t.links())
+
+    def sync_edges(self) -> pd.DataFrame:
+        return _frame(self._t.sync_edges())
+
+    def _path(self, step):
+        key = None if step is None else int(step)
+        if key not in self._paths:
+            rows, summary, facts = self._t.critical_path(key)
+            self._paths[key] = (rows, summary, facts)
+        return self._paths[key]
+
+    def critical_path(self, step: Optional[int] = None) -> pd.DataFrame:
+        """Critical-path edges in path order (step=N: ProfilerStep#N; default: the loaded window).
+        df.attrs holds weight_us, nodes, events and the window facts."""
+        rows, _, facts = self._path(step)
+        df = _frame(rows)
+        df.attrs.update(facts)
+        return df
+
+    def critical_path_summary(self, step: Optional[int] = None) -> pd.DataFrame:
+        """Bound-by buckets of that path: bound_by, percent, duration_us (the report's summary)."""
+        _, summary, facts = self._path(step)
+        df = _frame(summary)
+        df.attrs.update(facts)
+        return df
+
+    def steps(self) -> pd.DataFrame:
+        """One critical path per ProfilerStep#N (the per-step table of --step all)."""
+        return _frame(self._t.steps())
+
+    def report(self) -> dict:
+        """The --report JSON of this run, parsed (the bytes the CLI writes, timing aside)."""
+        return json.loads(self._t.report_json())
+
+    def what_if(self, *rules: str) -> WhatIf:
+        """Projected step time, bound-by and the ops that move most (docs/what_if.md rules)."""
+        flat = []
+        for r in rules:
+            flat.extend([r] if isinstance(r, str) else list(r))
+        return WhatIf(json.loads(self._t.what_if_json(flat)))
+
+    def export_et(self, path: PathLike) -> None:
+        """Chakra protobuf .et (needs a host ET); atomic, never over an input."""
+        self._t.export("chakra_et", os.fspath(path))
+
+    def export_et_plus(self, path: PathLike) -> None:
+        """The linked ET+ JSON (needs a host ET); atomic, never over an input."""
+        self._t.export("et_plus", os.fspath(path))
+
+    def overlay(self, path: PathLike, all_events: bool = False) -> None:
+        """The device trace with the critical path marked, for Perfetto (.gz: compressed)."""
+        self._t.export("overlay", os.fspath(path), all_events)
+
+    def export_critical_path(self, path: PathLike) -> None:
+        """The --critical-path JSON: graph, path, sync edges and summary."""
+        self._t.export("critical_path", os.fspath(path))
+
+    # --- HTA aliases (docs/python.md, "HTA aliases") ---------------------------------
+    def critical_path_analysis(self, rank: int, annotation: str, instance_id=0):
+        """HTA's TraceAnalysis.critical_path_analysis: (CPGraph, success), or None when no
+        event name contains the annotation. HTA's numbers exactly when loaded with hta_exact=True."""
+        if self.rank is not None and rank != self.rank:
+            raise ValueError(f"rank {rank}: {self.device} is rank {self.rank}")
+        if instance_id is None:
+            first = last = 0
+        elif isinstance(instance_id, tuple):
+            first, last = (int(v) for v in instance_id)
+        else:
+            first = last = int(instance_id)
+        result = self._t.hta_critical_path(str(annotation), first, last)
+        if result is None:
+            return None
+        rows, summary, facts = result
+        return CPGraph(rows, facts), bool(facts["success"])
+
+
+def load(host: Optional[PathLike] = None, device: Optional[PathLike] = None, compat: Optional[str] = None,
+         progress: Progress = None, *, hta_exact: bool = False, hta_version: Optional[str] = None,
+         step: Union[None, int, str, Tuple[int, int]] = None, instance=None, annotation: Optional[str] = None,
+         zero_weight_launch_edges: bool = False, rank: Optional[int] = None) -> Trace:
+    """Load and analyse a pair (host ET + Kineto device trace; either order) or a device trace
+    alone, as `syncscope --batch --host HOST --device DEVICE [options]` does."""
+    if host is None and device is None:
+        raise UsageError("load() needs device= (the Kineto trace), and host= for the execution trace")
+    if host is not None and device is not None:
+        args = ["--host", os.fspath(host), "--device", os.fspath(device)]
+    else:
+        args = [os.fspath(device if device is not None else host)]  # one file: a device trace
+    options = _options(compat, hta_exact, hta_version, step, instance, annotation, zero_weight_launch_edges, rank)
+    return Trace(_c.Trace.load(args + options, _progress(progress)), options)
+
+
+class Job:
+    """A whole job: every rank, clocks aligned, collectives matched. Made by syncscope.load_job()."""
+
+    def __init__(self, impl):
+        self._j = impl
+        self.exit_code: int = impl.exit_code
+        self.seconds: float = impl.seconds
+
+    def __repr__(self) -> str:
+        return f"<syncscope.Job ranks={len(self.ranks())} exit_code={self.exit_code}>"
+
+    def ranks(self) -> pd.DataFrame:
+        return _frame(self._j.ranks())
+
+    def collectives(self) -> pd.DataFrame:
+        return _frame(self._j.collectives())
+
+    def arrivals(self) -> pd.DataFrame:
+        return _frame(self._j.arrivals())
+
+    def root_causes(self) -> pd.DataFrame:
+        return _frame(self._j.root_causes())
+
+    def delays(self) -> pd.DataFrame:
+        return _frame(self._j.delays())
+
+    def stragglers(self) -> pd.DataFrame:
+        return _frame(self._j.stragglers())
+
+    def critical_path(self) -> pd.DataFrame:
+        rows, _, facts = self._j.critical_path()
+        df = _frame(rows)
+        df.attrs.update(facts)
+        return df
+
+    def critical_path_summary(self) -> pd.DataFrame:
+        _, summary, facts = self._j.critical_path()
+        df = _frame(summary)
+        df.attrs.update(facts)
+        return df
+
+    def report(self) -> dict:
+        """The job --report JSON, parsed (as `syncscope --batch --job DIR --report`)."""
+        return json.loads(self._j.report_json())
+
+
+def load_job(path: Union[PathLike, Sequence[PathLike]], jobs: Optional[int] = None, progress: Progress = None, *,
+             compat: Optional[str] = None, hta_exact: bool = False, hta_version: Optional[str] = None,
+             step: Union[None, int] = None, instance=None, annotation: Optional[str] = None,
+             zero_weight_launch_edges: bool = False, what_if: Iterable[str] = ()) -> Job:
+    """Every rank under the folder(s), `jobs` ranks at once, as `syncscope --batch --job DIR`."""
+    paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
+    args = ["--batch"]
+    for p in paths:
+        args += ["--job", os.fspath(p)]
+    if jobs is not None:
+        args += ["--jobs", str(jobs)]
+    args += _options(compat, hta_exact, hta_version, step, instance, annotation, zero_weight_launch_edges)
+    for rule in what_if:
+        args += ["--what-if", rule]
+    return Job(_c.Job.load(args, _progress(progress)))
+
+
+class Diff:
+    """Two runs compared, as `syncscope --batch --diff`. Made by syncscope.diff()."""
+
+    def __init__(self, impl):
+        self._d = impl
+        self.exit_code: int = impl.exit_code
+
+    def steps(self) -> pd.DataFrame:
+        return _frame(self._d.steps())
+
+    def ops(self) -> pd.DataFrame:
+        return _frame(self._d.ops())
+
+    def kernels(self, by_op: bool = False) -> pd.DataFrame:
+        return _frame(self._d.gpu(False, by_op))
+
+    def memcpys(self, by_op: bool = False) -> pd.DataFrame:
+        return _frame(self._d.gpu(True, by_op))
+
+    def sync_waits(self, by_waiter: bool = False) -> pd.DataFrame:
+        return _frame(self._d.sync_waits(by_waiter))
+
+    def bound_by(self) -> pd.DataFrame:
+        return _frame(self._d.bound_by())
+
+    def top_changes(self) -> pd.DataFrame:
+        return _frame(self._d.top_changes())
+
+    def report(self) -> dict:
+        """The --diff-report JSON, parsed."""
+        return json.loads(self._d.report_json())
+
+
+_WINDOW_OPTIONS = ("--step", "--instance", "--annotation", "--rank")
+
+
+def _run_spec(run) -> Tuple[str, list]:
+    """A diff side as the CLI takes it, DEVICE[,HOST], and the options a Trace was loaded with."""
+    if isinstance(run, Trace):
+        spec = run.device if run.host is None else f"{run.device},{run.host}"
+        opts, skip = [], False
+        for a in run._options:  # the window is the diff's (whole runs unless step= is given)
+            if skip:
+                skip = False
+            elif a in _WINDOW_OPTIONS:
+                skip = True
+            else:
+                opts.append(a)
+        return spec, opts
+    if isinstance(run, tuple):
+        return ",".join(os.fspath(p) for p in run), []
+    return os.fspath(run), []
+
+
+def diff(a, b, progress: Progress = None, *, step: Optional[int] = None, instance=None,
+         annotation: Optional[str] = None, **options) -> Diff:
+    """Compare two runs: each a Trace, a device-trace path or a (device, host) tuple.
+    Both are analysed again as `syncscope --batch --diff` analyses them (whole traces, every step)."""
+    base, base_opts = _run_spec(a)
+    cand, cand_opts = _run_spec(b)
+    opts = _options(step=step, instance=instance, annotation=annotation, **options) if options or step is not None \
+        or instance is not None or annotation is not None else []
+    args = ["--batch", "--diff", base, cand] + (base_opts or cand_opts) + opts
+    return Diff(_c.Diff.run(args, _progress(progress)))
