@@ -109,7 +109,8 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
                                           : "--device DEVICE_TRACE is required");
     std::vector<RequestedOutput> outputs;
     for (const auto &[option, kind] : {std::pair{"--output", "et_plus"}, std::pair{"--chakra-et", "chakra_et"},
-                                       std::pair{"--critical-path", "critical_path"}, std::pair{"--overlay", "overlay"}})
+                                       std::pair{"--critical-path", "critical_path"}, std::pair{"--overlay", "overlay"},
+                                       std::pair{"--sqlite", "sqlite"}})
         if (args.has(option))
             outputs.push_back({option, kind, args.value(option)});
     const std::string reportPath = args.value("--report");
@@ -126,8 +127,11 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
     RankOutputPaths paths;
     for (const auto &o : outputs) {
         const std::string kind = o.kind;
-        (kind == "et_plus" ? paths.etPlus : kind == "chakra_et" ? paths.chakraEt
-                                          : kind == "critical_path" ? paths.criticalPath : paths.overlay) = o.path;
+        (kind == "et_plus"         ? paths.etPlus
+         : kind == "chakra_et"     ? paths.chakraEt
+         : kind == "critical_path" ? paths.criticalPath
+         : kind == "sqlite"        ? paths.sqlite
+                                   : paths.overlay) = o.path;
     }
     paths.overlayAllEvents = args.has("--overlay-all-events");
     paths.criticalPathAsked = args.has("--critical-path") || args.has("--overlay") || args.has("--instance") ||

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "batchjob.h"
 
+#include "batchjobsqlite.h"
 #include "batchwhatif.h"
 #include "io/outputfile.h"
 #include "export/chakrapatch.h"
@@ -120,6 +121,7 @@ bool buildJobCli(const CliArgs &args, const CliRequest &request, unsigned defaul
         error = "--report needs a file name";
         return false;
     }
+    out.sqlitePath = args.value("--sqlite");
     out.quiet = args.has("--quiet");
     if (!parseWhatIfRules(args, out.whatIf, error))
         return false;
@@ -158,7 +160,9 @@ bool prepareOutputDir(const JobCli &job, std::string &error)
 
 int prepareJobOutputs(const JobCli &job, const JobDiscovery &discovery, std::string &error)
 {
-    const std::vector<JobOutputFile> outputs = jobOutputFiles(discovery.ranks, job.run.outputs, job.reportPath);
+    std::vector<JobOutputFile> outputs = jobOutputFiles(discovery.ranks, job.run.outputs, job.reportPath);
+    if (!job.sqlitePath.empty())
+        outputs.push_back({job.sqlitePath, "the SQLite database"});
     error = jobOutputConflict(discovery, job.inputs, outputs);
     if (!error.empty())
         return ExitUsage;
@@ -225,6 +229,13 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
     if (analysis.whatIf && !analysis.whatIf->ok) // a rule matching nothing, or no job critical path
         in.exitCode = std::max<int>(in.exitCode, ExitAnalysis);
     int code = in.exitCode;
+    if (job.sqlite) { // before the report, which lists it
+        in.outputs.push_back(finishJobSqlite(*job.sqlite, in));
+        if (in.outputs.back().status != "written") {
+            std::cerr << "syncscope: error: " << in.outputs.back().reason << "\n";
+            code = std::max<int>(code, ExitOutput);
+        }
+    }
     if (!job.reportPath.empty()) {
         try {
             writeFileAtomically(job.reportPath, buildJobReportJson(in), allInputFiles(discovery));
@@ -266,6 +277,7 @@ int runBatchJob(const CliArgs &args, const CliRequest &request)
         return code;
     }
     timing.discoverySeconds = secondsSince(t0);
+    openJobSqlite(job, discovery); // a failure is reported with the outputs, exit 5
     const auto t1 = std::chrono::steady_clock::now();
     const std::vector<RankSummary> ranks = runJobRanks(discovery.ranks, job.run);
     timing.ranksSeconds = secondsSince(t1);

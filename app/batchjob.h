@@ -12,6 +12,7 @@
 #include "job/jobdocument.h"
 #include "job/jobrunner.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct JobCli {
     std::string reportPath;          // --report
     bool quiet = false;
     std::vector<WhatIfRule> whatIf;  // --what-if, applied per rank, job critical path recomputed
+    std::string sqlitePath;          // --sqlite: one database for every rank
+    std::shared_ptr<struct JobSqlite> sqlite; // open while the ranks run (batchjobsqlite.h)
 };
 
 // Checks the job-mode command line; false with a usage message in `error`.

@@ -102,6 +102,10 @@ const std::vector<CliOption> &cliOptions()
          "Write the device trace with critical events marked and critical-path flows added, for Perfetto "
          "(gzip when FILE ends in .gz). In job mode give no FILE: each rank's goes to --output-dir.",
          CliOptionalValue},
+        {"--sqlite", "FILE", "Outputs",
+         "Write the trace and every analysis as one SQLite database (events, host nodes, links, sync edges, "
+         "critical path, steps, bound-by breakdown; in job mode every rank plus collectives, arrivals and delay "
+         "costs in one file). Schema and example queries: docs/sqlite.md."},
         {"--overlay-all-events", nullptr, "Outputs",
          "Keep the non-critical events in the overlay (HTA only_show_critical_events=False)."},
         {"--report", "FILE", "Outputs",

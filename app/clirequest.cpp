@@ -41,7 +41,7 @@ bool parseBounded(const std::string &option, const std::string &text, int64_t lo
 // Options that name a file: an empty name is a usage error, never "not given".
 const char *const kPathOptions[] = {"--host",    "--device",        "--inspect", "--output", "--chakra-et",
                                     "--overlay", "--critical-path", "--report",  "--screenshot",
-                                    "--diff",    "--diff-report"};
+                                    "--diff",    "--diff-report", "--sqlite"};
 
 // --step N | A,B | all: ProfilerStep#N by the number in its name (README "Steps and HTA instances").
 bool parseStep(const CliArgs &args, AnalysisRequest &req, std::string &error)

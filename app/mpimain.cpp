@@ -163,6 +163,10 @@ int runMpi(const std::vector<std::string> &argv, const char *argv0, int me, int 
         // One rank at a time per process unless --jobs says otherwise: MPI places the processes.
         local = ExitUsage;
         error += tryHelp;
+    } else if (!job.sqlitePath.empty()) {
+        local = ExitUsage;
+        error = "--sqlite is not available in syncscope-mpi (the ranks run in other processes); use syncscope "
+                "--batch --job DIR --sqlite FILE" + tryHelp;
     }
     if (const int agreed = agree(local, error, me); agreed != ExitOk)
         return agreed == kStop ? ExitOk : agreed;

@@ -339,8 +339,27 @@ void OutputFile::flushBuffer()
     m_buffer.clear();
 }
 
+std::string OutputFile::detachTemporaryPath()
+{
+    if (m_tmpPath.empty() || m_fd < 0)
+        return {};
+    flushBuffer();
+    ::close(m_fd); // the external writer opens the file itself
+    m_fd = -1;
+    m_detached = true;
+    return m_tmpPath;
+}
+
 void OutputFile::commit()
 {
+    if (m_detached) { // the external writer wrote and closed the file
+        if (::rename(m_tmpPath.c_str(), m_targetPath.c_str()) != 0)
+            throw OutputError(m_path + ": cannot move the finished file into place: " + errnoText(errno));
+        m_committed = true;
+        unregisterTemporary(m_tmpSlot);
+        m_tmpSlot = -1;
+        return;
+    }
     flushBuffer();
     if (m_deflate) {
         auto &z = m_deflate->z;

@@ -75,6 +75,11 @@ public:
     // or device written through, just closes it).
     void commit();
     const std::string &path() const { return m_path; }
+    // For a writer that opens the file itself by name (SQLite): closes this
+    // object's descriptor and returns the temporary file's path, which commit()
+    // then renames onto the target as usual. Empty when the output is written
+    // through (a FIFO, a device, another process's file): use write() then.
+    std::string detachTemporaryPath();
 
 private:
     static constexpr size_t kBufferSize = 1 << 20;
@@ -89,6 +94,7 @@ private:
     int m_tmpSlot = -1;       // in the signal-safe registry of temporary files
     int m_fd = -1;
     bool m_committed = false;
+    bool m_detached = false; // detachTemporaryPath() was called
     std::string m_buffer;
     struct Deflater;
     std::unique_ptr<Deflater> m_deflate;

@@ -66,6 +66,8 @@ std::pair<int64_t, size_t> commonWindowStep(const std::vector<RankSummary> &rank
     return best;
 }
 
+} // namespace
+
 // The job report's "window": the rule the ranks followed (README "Steps and HTA instances").
 ojson jobWindowJson(const JobReportInput &in)
 {
@@ -92,6 +94,8 @@ ojson jobWindowJson(const JobReportInput &in)
     }
     return w;
 }
+
+namespace {
 
 std::map<int64_t, const RankJobStats *> statsByRank(const JobAnalysis *a)
 {
@@ -286,6 +290,18 @@ std::string buildJobReportJson(const JobReportInput &in)
     if (cross.is_object() && cross.contains("what_if"))
         r["what_if"] = cross["what_if"];
 
+    if (!in.outputs.empty()) { // job-wide files, as the single-pair report lists its outputs
+        ojson outs = ojson::array();
+        for (const OutputRecord &o : in.outputs) {
+            ojson oj = {{"kind", o.kind}, {"path", o.path}, {"bytes", o.bytes}, {"status", o.status}};
+            if (!o.reason.empty())
+                oj["reason"] = o.reason;
+            if (o.writeSeconds >= 0)
+                oj["write_s"] = o.writeSeconds;
+            outs.push_back(oj);
+        }
+        r["outputs"] = outs;
+    }
     const JobTiming &t = in.timing;
     r["timing"] = {{"discovery_s", t.discoverySeconds}, {"ranks_s", t.ranksSeconds},
                    {"cross_rank_s", t.analysisSeconds}, {"total_s", t.totalSeconds},

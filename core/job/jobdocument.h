@@ -8,7 +8,10 @@
 #include "discovery.h"
 #include "jobanalysis.h"
 #include "ranksummary.h"
+#include "report/batchreport.h"
 #include "session/analysis.h"
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -32,6 +35,7 @@ struct JobReportInput {
     const AnalysisRequest *request = nullptr;        // the ranks' request: which window rule (job.window)
     int exitCode = 0;
     JobTiming timing;
+    std::vector<OutputRecord> outputs;               // job-wide files (--sqlite): the report's "outputs"
 };
 
 // Which summaries go to the cross-rank analysis: the ranks whose traces loaded.
@@ -43,6 +47,9 @@ int jobExitCode(const JobDiscovery &discovery, const std::vector<RankSummary> &r
 // The step (or window) time of a rank in µs, -1 when unknown: the ProfilerStep#N
 // its critical path covers, else the steps `window`'s instances index, else the trace.
 double rankStepTimeUs(const RankSummary &rank, const CriticalPathOptions &window);
+
+// The report's job.window: the window rule the ranks followed and the step most covered.
+nlohmann::ordered_json jobWindowJson(const JobReportInput &in);
 
 // Keys: job, ranks, collectives, stragglers, job_critical_path, timing (README "Job report").
 std::string buildJobReportJson(const JobReportInput &in);

@@ -146,6 +146,11 @@ RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options)
         RankSummary s;
         if (run.analysis->inputsOk) {
             s = extractRankSummary(*run.analysis, run.exitCode);
+            if (options.rankAnalysed) {
+                s.rank = rank.rank;
+                s.exitCode = run.exitCode;
+                options.rankAnalysed(*run.analysis, s);
+            }
         } else { // the inputs did not load: no summary to extract, only the reason
             s.diagnostics = run.analysis->diagnostics;
             s.hostPath = run.analysis->hostPath;

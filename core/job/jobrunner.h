@@ -28,6 +28,10 @@ struct JobRunOptions {
     AnalysisRequest request;        // linking and critical-path options; paths and rank are set per rank
     JobOutputOptions outputs;
     unsigned workers = 0;           // ranks at once (0: one per core)
+    // Called from the worker with a rank's finished analysis and summary, before its
+    // traces are freed (the job's SQLite database takes its rows here); concurrent
+    // calls for different ranks: must be thread-safe, must not throw.
+    std::function<void(const Analysis &, const RankSummary &)> rankAnalysed;
     // Called after each rank, from the worker that ran it (calls are serialised).
     std::function<void(size_t done, size_t total, const RankSummary &)> rankDone;
 };

@@ -313,6 +313,8 @@ std::string buildReportJson(const ReportContext &ctx)
         ojson oj = {{"kind", o.kind}, {"path", o.path}, {"bytes", o.bytes}, {"status", o.status}};
         if (!o.reason.empty())
             oj["reason"] = o.reason;
+        if (o.writeSeconds >= 0)
+            oj["write_s"] = o.writeSeconds;
         if (o.kind == "chakra_et") {
             ojson rp = ojson::array();
             for (const auto &w : o.replay) {

@@ -16,12 +16,13 @@
 namespace syncscope {
 
 struct OutputRecord {
-    std::string kind; // "et_plus", "critical_path", "overlay", "chakra_et", "report"
+    std::string kind; // "et_plus", "critical_path", "overlay", "chakra_et", "sqlite", "report"
     std::string path;
     uint64_t bytes = 0;
     std::string status = "written"; // or "failed" (tried, nothing written) or "skipped" (not tried)
     std::string reason;             // why it was not written
     std::vector<ReplayWindow> replay; // chakra_et: replayed vs measured time per window
+    double writeSeconds = -1;         // sqlite: how long the database took to write (report "write_s")
 };
 
 struct ReportContext {

@@ -6,11 +6,13 @@
 #include "export/criticalpathjson.h"
 #include "export/etpluswriter.h"
 #include "export/overlaywriter.h"
+#include "export/sqlitedb.h"
 #include "io/bytesource.h"
 #include "io/outputfile.h"
 #include "session/exitcodes.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <tuple>
@@ -72,8 +74,11 @@ int writeOutput(const Analysis &a, const RankOutputPaths &paths, const Requested
                 const std::vector<std::string> &inputs, Diagnostics &diagnostics, std::vector<OutputRecord> &records)
 {
     const std::string kind = o.kind;
+    const auto t0 = std::chrono::steady_clock::now();
     try {
-        if (kind == "et_plus") {
+        if (kind == "sqlite") {
+            writeSqliteDatabase(o.path, a, inputs);
+        } else if (kind == "et_plus") {
             writeEtPlusFile(o.path, *a.host, *a.device, *a.link, inputs);
         } else if (kind == "chakra_et") {
             if (!exportChakraEt(o.path, *a.host, *a.device, *a.link, inputs, diagnostics, nullptr,
@@ -120,6 +125,8 @@ int writeOutput(const Analysis &a, const RankOutputPaths &paths, const Requested
         return ExitOutput;
     }
     records.push_back(written(o));
+    if (kind == "sqlite")
+        records.back().writeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (kind == "chakra_et")
         records.back().replay = replayExport(o.path, *a.device, a.link->eventHost, diagnostics);
     return ExitOk;
@@ -162,7 +169,7 @@ int writeRankOutputs(const Analysis &a, const RankOutputPaths &paths, const std:
     for (const auto &[option, kind, path] :
          {std::tuple{"--output", "et_plus", &paths.etPlus}, std::tuple{"--chakra-et", "chakra_et", &paths.chakraEt},
           std::tuple{"--critical-path", "critical_path", &paths.criticalPath},
-          std::tuple{"--overlay", "overlay", &paths.overlay}})
+          std::tuple{"--overlay", "overlay", &paths.overlay}, std::tuple{"--sqlite", "sqlite", &paths.sqlite}})
         if (!path->empty())
             outputs.push_back({option, kind, *path});
     int code = ExitOk;

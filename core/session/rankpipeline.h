@@ -19,6 +19,7 @@ struct RankOutputPaths {
     std::string chakraEt;     // --chakra-et
     std::string criticalPath; // --critical-path
     std::string overlay;      // --overlay
+    std::string sqlite;       // --sqlite: the trace and every analysis as one SQLite database
     bool overlayAllEvents = false;
     // A failed critical path fails the run (exit 6) when it was asked for: an output
     // that needs it, a window option, or a run whose only product is the analysis.
