@@ -1,0 +1,154 @@
+"""The GIL is released during loads, progress is reported, errors name the file, exports
+keep the CLI's safety, and a diff is the CLI's --diff-report."""
+import gzip
+import os
+import shutil
+import tempfile
+import threading
+import time
+import unittest
+
+import syncscope
+from common import DLRM, SAMPLE_DEVICE, SAMPLE_HOST, cli, shared
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+NS = shared("device_only", "hta_ns_resolution.kineto.json.gz")
+
+
+class GilAndProgress(unittest.TestCase):
+    def test_another_thread_runs_during_a_load(self):
+        # The load takes ~0.2 s of C++; with the GIL held the counter would barely move.
+        counter = [0]
+        stop = threading.Event()
+
+        def spin():
+            while not stop.is_set():
+                counter[0] += 1
+
+        th = threading.Thread(target=spin)
+        th.start()
+        time.sleep(0.05)
+        before = counter[0]
+        t0 = time.perf_counter()
+        syncscope.load(device=NS)
+        seconds = time.perf_counter() - t0
+        during = counter[0] - before
+        stop.set()
+        th.join()
+        # With the GIL held the other thread gets no switch interval at all during the call.
+        self.assertGreater(during, 1000, f"{during} increments in {seconds:.3f} s")
+
+    def test_progress_is_called_with_stages(self):
+        calls = []
+        syncscope.load(SAMPLE_HOST, SAMPLE_DEVICE, progress=lambda stage, f: calls.append((stage, f)))
+        stages = {s for s, _ in calls}
+        self.assertTrue({"load host", "load device"} <= stages or "link" in stages, stages)
+        self.assertTrue(all(0.0 <= f <= 1.0 for _, f in calls))
+
+    def test_progress_that_raises_stops_the_load(self):
+        def boom(stage, fraction):
+            raise KeyboardInterrupt("stop")
+
+        with self.assertRaises(KeyboardInterrupt):
+            syncscope.load(SAMPLE_HOST, SAMPLE_DEVICE, progress=boom)
+
+    def test_job_progress_counts_ranks(self):
+        calls = []
+        syncscope.load_job(DLRM, jobs=2, progress=lambda s, f: calls.append((s, f)))
+        self.assertIn(("ranks", 1.0), calls)
+
+
+class Errors(unittest.TestCase):
+    def test_missing_file_names_it(self):
+        with self.assertRaisesRegex(syncscope.InputError, "no_such_trace.json"):
+            syncscope.load(device="/nonexistent/no_such_trace.json")
+
+    def test_truncated_file_names_it(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "truncated.json")
+            with gzip.open(SAMPLE_DEVICE, "rb") as f:
+                data = f.read()
+            with open(bad, "wb") as f:
+                f.write(data[: len(data) // 2])
+            with self.assertRaisesRegex(syncscope.InputError, "truncated.json"):
+                syncscope.load(device=bad)
+
+    def test_usage_errors_are_the_clis(self):
+        with self.assertRaisesRegex(syncscope.UsageError, "--compat takes 'chakra'"):
+            syncscope.load(device=SAMPLE_DEVICE, compat="nope")
+        with self.assertRaisesRegex(ValueError, "bad repetition operator"):
+            syncscope.load(device=SAMPLE_DEVICE).what_if("name~.**x*0.5")
+        with self.assertRaisesRegex(syncscope.AnalysisError, "matches nothing|matched nothing|no event"):
+            syncscope.load(device=SAMPLE_DEVICE).what_if("name=no_such_op*0.5")
+
+    def test_empty_job_folder(self):
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaisesRegex(syncscope.InputError, d):
+                syncscope.load_job(d)
+
+
+class Exports(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.host = os.path.join(self.dir, "h.et.json.gz")
+        self.device = os.path.join(self.dir, "d.kineto.json.gz")
+        shutil.copy(SAMPLE_HOST, self.host)
+        shutil.copy(SAMPLE_DEVICE, self.device)
+        self.t = syncscope.load(self.host, self.device)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_exports_write_what_the_cli_writes(self):
+        et_plus = os.path.join(self.dir, "linked.json")
+        self.t.export_et_plus(et_plus)
+        ref = os.path.join(self.dir, "ref.json")
+        rc, _ = cli(["--host", self.host, "--device", self.device, "--output", ref])
+        self.assertEqual(read(et_plus), read(ref))
+        for fn, name in [(self.t.export_et, "x.et"), (self.t.overlay, "x.overlay.json"),
+                         (self.t.export_critical_path, "x.cp.json")]:
+            fn(os.path.join(self.dir, name))
+            self.assertGreater(os.path.getsize(os.path.join(self.dir, name)), 0)
+
+    def test_exports_refuse_to_overwrite_an_input(self):
+        before = read(self.device)
+        link = os.path.join(self.dir, "alias.json.gz")
+        os.symlink(self.device, link)
+        for fn, target in [(self.t.export_et_plus, self.host), (self.t.overlay, self.device),
+                           (self.t.export_et, link)]:
+            with self.assertRaisesRegex(syncscope.OutputError, "input") as cm:
+                fn(target)
+            self.assertIn(os.path.basename(target), str(cm.exception))
+        self.assertEqual(read(self.device), before)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["alias.json.gz", "d.kineto.json.gz", "h.et.json.gz"])
+
+    def test_export_into_a_missing_folder_fails_cleanly(self):
+        with self.assertRaises(syncscope.OutputError):
+            self.t.export_et_plus(os.path.join(self.dir, "no", "such", "dir", "x.json"))
+
+
+class Diff(unittest.TestCase):
+    def test_diff_is_the_cli_diff_report(self):
+        a = syncscope.load(SAMPLE_HOST, SAMPLE_DEVICE)
+        other = shared("device_only", "hta_cuda_event_sync.kineto.json.gz")
+        d = syncscope.diff(a, other)
+        rc, want = cli(["--diff", f"{SAMPLE_DEVICE},{SAMPLE_HOST}", other], report_option="--diff-report")
+        got = d.report()
+        drop = lambda r: {k: v for k, v in r.items() if k != "timing"}
+        self.assertEqual(drop(got), drop(want))
+        self.assertEqual(d.exit_code, rc)
+        ops = d.ops()
+        self.assertEqual(len(ops), len(want["ops"]))
+        self.assertEqual(list(ops.path), [o["path"] for o in want["ops"]])
+        self.assertEqual(list(ops.delta_us), [o["delta_us"] for o in want["ops"]])
+        self.assertEqual(len(d.steps()), len(want["steps"]))
+        self.assertEqual(len(d.kernels()), len(want["kernels"]))
+        self.assertEqual(list(d.top_changes().delta_us), [c["delta_us"] for c in want["top_changes"]])
+
+
+if __name__ == "__main__":
+    unittest.main()
