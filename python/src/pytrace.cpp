@@ -2,6 +2,8 @@
 #include "pytrace.h"
 
 #include "analysis/whatif.h"
+#include "export/sqlitedb.h"
+#include "io/outputfile.h"
 #include "report/batchreport.h"
 #include "report/whatifreport.h"
 #include "session/stepwindow.h"
@@ -140,6 +142,28 @@ void PyTrace::exportFile(const std::string &kind, const std::string &path, bool 
         }
     if (records.empty())
         throw ExportError(path + ": not written: " + errorText(diagnostics));
+}
+
+void PyTrace::toSqlite(const std::string &path) const
+{
+    if (path.empty())
+        throw UsageError("to_sqlite needs a file name (got an empty string)");
+    const Analysis &a = analysis();
+    const AnalysisRequest &req = request();
+    const std::vector<std::string> inputs = {req.hostPath, req.devicePath, a.hostPath, a.devicePath};
+    std::string error;
+    {
+        pyb::gil_scoped_release release;
+        try {
+            // exit_code NULL as `--sqlite` writes it (the database is written before the run's
+            // exit code is known), so both give the same rows.
+            writeSqliteDatabase(path, a, inputs);
+        } catch (const OutputError &e) {
+            error = e.what();
+        }
+    }
+    if (!error.empty())
+        throw ExportError(error);
 }
 
 CriticalPathOptions PyTrace::sessionOptions() const

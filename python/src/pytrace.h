@@ -50,6 +50,8 @@ public:
     std::string whatIfJson(const std::vector<std::string> &rules) const;
     // kind: et_plus, chakra_et, overlay, critical_path. Raises OutputError with the CLI's message.
     void exportFile(const std::string &kind, const std::string &path, bool overlayAllEvents) const;
+    // The SQLite database of this run (core/export/sqlitedb.h, as --sqlite). Raises OutputError.
+    void toSqlite(const std::string &path) const;
 
 private:
     std::vector<std::string> m_argv;

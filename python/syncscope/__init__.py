@@ -178,6 +178,10 @@ class Trace:
         """The --critical-path JSON: graph, path, sync edges and summary."""
         self._t.export("critical_path", os.fspath(path))
 
+    def to_sqlite(self, path: PathLike) -> None:
+        """One SQLite database with the trace and every analysis (docs/sqlite.md), as --sqlite."""
+        self._t.to_sqlite(os.fspath(path))
+
     # --- HTA aliases (docs/python.md, "HTA aliases") ---------------------------------
     def critical_path_analysis(self, rank: int, annotation: str, instance_id=0):
         """HTA's TraceAnalysis.critical_path_analysis: (CPGraph, success), or None when no

@@ -3,13 +3,15 @@ keep the CLI's safety, and a diff is the CLI's --diff-report."""
 import gzip
 import os
 import shutil
+import sqlite3
+import subprocess
 import tempfile
 import threading
 import time
 import unittest
 
 import syncscope
-from common import DLRM, SAMPLE_DEVICE, SAMPLE_HOST, cli, shared
+from common import BIN, DLRM, SAMPLE_DEVICE, SAMPLE_HOST, cli, shared
 
 def read(path):
     with open(path, "rb") as f:
@@ -125,6 +127,23 @@ class Exports(unittest.TestCase):
             self.assertIn(os.path.basename(target), str(cm.exception))
         self.assertEqual(read(self.device), before)
         self.assertEqual(sorted(os.listdir(self.dir)), ["alias.json.gz", "d.kineto.json.gz", "h.et.json.gz"])
+
+    def test_to_sqlite_is_the_cli_database(self):
+        mine, ref = os.path.join(self.dir, "py.db"), os.path.join(self.dir, "cli.db")
+        self.t.to_sqlite(mine)
+        subprocess.run([BIN, "--batch", "--quiet", "--host", self.host, "--device", self.device, "--sqlite", ref],
+                       check=True)
+        a, b = sqlite3.connect(mine), sqlite3.connect(ref)
+        tables = [r[0] for r in b.execute("select name from sqlite_master where type='table' order by name")]
+        self.assertIn("events", tables)
+        for table in tables:
+            self.assertEqual(a.execute(f"select * from {table}").fetchall(),
+                             b.execute(f"select * from {table}").fetchall(), table)
+        a.close()
+        b.close()
+        with self.assertRaisesRegex(syncscope.OutputError, "input"):
+            self.t.to_sqlite(self.device)
+        self.assertEqual(read(self.device), read(SAMPLE_DEVICE))
 
     def test_export_into_a_missing_folder_fails_cleanly(self):
         with self.assertRaises(syncscope.OutputError):
