@@ -7,7 +7,8 @@ set -eu
 PACKAGES="cmake ninja-build g++ pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 \
 nlohmann-json3-dev libsimdjson-dev libre2-dev libprotobuf-dev protobuf-compiler zlib1g-dev xvfb \
 desktop-file-utils appstream dpkg-dev file shared-mime-info \
-clang libclang-rt-dev libopenmpi-dev openmpi-bin"
+clang libclang-rt-dev libopenmpi-dev openmpi-bin \
+pybind11-dev python3-pybind11 python3-pandas python3-dev"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

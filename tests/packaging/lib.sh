@@ -83,4 +83,16 @@ check_tree() {
     grep -qF "\"$_p/share/syncscope/sample/sample.et.json.gz\"" "$_r/report.json" ||
         fail "--batch --sample did not use the sample installed under $_p: $(grep -o '"path": *"[^"]*"' "$_r/report.json" | head -2)"
     rm -rf "$_r"
+    # The Python module (when built): installed into Debian's dist-packages path, and
+    # importable from there with Debian's python3 (pandas), loading the installed sample.
+    if [ "${SYNCSCOPE_PYTHON:-0}" = 1 ]; then
+        _py="$_p/lib/python3/dist-packages"
+        [ -f "$_py/syncscope/__init__.py" ] || fail "not installed: lib/python3/dist-packages/syncscope/__init__.py"
+        ls "$_py"/syncscope/_syncscope*.so >/dev/null 2>&1 || fail "not installed: the _syncscope extension"
+        (cd / && PYTHONPATH="$_py" /usr/bin/python3 -c "import sys, syncscope
+assert syncscope.__file__.startswith(sys.argv[1]), syncscope.__file__
+t = syncscope.load(sys.argv[2] + '/sample.et.json.gz', sys.argv[2] + '/sample.kineto.json.gz')
+assert len(t.events()) > 0 and t.report()['exit_code'] == 0" "$_py" "$_p/share/syncscope/sample") ||
+            fail "the installed Python module does not load the installed sample"
+    fi
 }
