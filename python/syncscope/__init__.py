@@ -37,10 +37,13 @@ def _frame(columns: dict) -> pd.DataFrame:
 def _progress(progress: Progress):
     """progress=True prints one line per stage on stderr; a callable gets (stage, fraction)."""
     if progress is True:
+        last = [None]
+
         def show(stage: str, fraction: float) -> None:
+            if last[0] is not None and stage != last[0]:
+                sys.stderr.write("\n")  # one line per stage, redrawn in place
+            last[0] = stage
             sys.stderr.write(f"\rsyncscope: {stage} {fraction * 100:5.1f} %")
-            if fraction >= 1.0:
-                sys.stderr.write("\n")
             sys.stderr.flush()
         return show
     return progress or None

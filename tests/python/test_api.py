@@ -11,7 +11,7 @@ import time
 import unittest
 
 import syncscope
-from common import BIN, DLRM, SAMPLE_DEVICE, SAMPLE_HOST, cli, shared
+from common import BIN, DLRM, SAMPLE_DIR, SHARED, SAMPLE_DEVICE, SAMPLE_HOST, cli, shared
 
 def read(path):
     with open(path, "rb") as f:
@@ -167,6 +167,27 @@ class Diff(unittest.TestCase):
         self.assertEqual(len(d.steps()), len(want["steps"]))
         self.assertEqual(len(d.kernels()), len(want["kernels"]))
         self.assertEqual(list(d.top_changes().delta_us), [c["delta_us"] for c in want["top_changes"]])
+
+
+class ReadmeExample(unittest.TestCase):
+    def test_the_readme_python_example_runs(self):
+        readme = os.path.join(SAMPLE_DIR, "..", "..", "README.md")
+        with open(readme, encoding="utf-8") as f:
+            text = f.read()
+        section = text.split("## From Python", 1)[1]
+        code = section.split("```python", 1)[1].split("```", 1)[0]
+        code = code.replace("../shared/data", SHARED).replace("resources/sample", SAMPLE_DIR)
+        cwd = os.getcwd()
+        with tempfile.TemporaryDirectory() as d:
+            os.chdir(d)
+            try:
+                scope = {}
+                exec(compile(code, "README.md (From Python)", "exec"), scope)
+                self.assertEqual(sorted(os.listdir(d)), ["sample.0.et", "sample.db", "sample.overlay.json.gz"])
+            finally:
+                os.chdir(cwd)
+        self.assertLess(scope["w"].projected_us, scope["w"].baseline_us)
+        self.assertEqual(len(scope["j"].ranks()), 8)
 
 
 if __name__ == "__main__":
