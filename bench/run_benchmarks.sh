@@ -93,6 +93,10 @@ for o in r["outputs"]:
 PY
 echo
 
+echo "== SQLite database of the 200 MB pair (issue 24; target: write <= 2x load)"
+"$ROOT/bench/sqlite_benchmark.sh" "$BUILD" "$WORK" 200
+echo
+
 echo "== Hostile input (issue 11, item 4: was 2.7 s / 1.6 GB): 6,000 launches + 6,000 kernels, one correlation id"
 f="$WORK/shared_corr.kineto.json"
 awk 'BEGIN {

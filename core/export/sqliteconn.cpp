@@ -9,7 +9,8 @@ namespace syncscope {
 
 SqliteConnection::SqliteConnection(const std::string &path) : m_path(path)
 {
-    const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    // NOMUTEX: SqliteExport serialises every use of the connection itself.
     if (rc != SQLITE_OK) {
         const std::string why = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
         sqlite3_close(m_db);

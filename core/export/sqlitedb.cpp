@@ -62,7 +62,7 @@ SqliteExport::SqliteExport(const std::string &path, const std::vector<std::strin
     // The file is a temporary one, renamed only when complete: no journal or fsync
     // is needed for safety, and the writes are several times faster without them.
     m->db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; "
-                "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY; PRAGMA page_size=8192;");
+                "PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA threads=2; PRAGMA page_size=8192;");
     m->db->exec("BEGIN");
     m->db->exec(sqliteTablesSql());
     m->names = std::make_unique<SqliteNames>(*m->db);

@@ -128,12 +128,15 @@ void writeThreadsAndStreams(SqliteConnection &db, const Analysis &a, int64_t ran
         int64_t busyNs = 0;
     };
     std::map<std::pair<int64_t, int64_t>, Stream> streams;
+    std::vector<int8_t> commName(t.strings.size(), -1); // per name: a NCCL/RCCL kernel? (-1 not yet known)
     for (const KinetoEvent &e : t.events) {
         if (isGpuActivity(e.kind)) {
             Stream &s = streams[{e.pid, e.htaStream()}];
-            const bool comm = e.kind == EventKind::Kernel &&
-                              (containsNoCase(t.str(e.name), "nccl") || containsNoCase(t.str(e.name), "rccl"));
-            ++s.counts[comm ? 0 : e.kind == EventKind::Kernel ? 1 : e.kind == EventKind::Memcpy ? 2 : 3];
+            int8_t &comm = commName[e.name];
+            if (comm < 0)
+                comm = containsNoCase(t.str(e.name), "nccl") || containsNoCase(t.str(e.name), "rccl");
+            const bool isComm = e.kind == EventKind::Kernel && comm > 0;
+            ++s.counts[isComm ? 0 : e.kind == EventKind::Kernel ? 1 : e.kind == EventKind::Memcpy ? 2 : 3];
             s.busyNs += std::max<int64_t>(0, e.durNs);
             continue;
         }

@@ -26,13 +26,12 @@ CREATE TABLE streams (rank INTEGER, pid INTEGER, stream INTEGER, role TEXT, kern
 CREATE TABLE events (
   rank INTEGER NOT NULL, id INTEGER NOT NULL, name_id INTEGER, cat_id INTEGER, kind TEXT, ph TEXT,
   pid INTEGER, tid INTEGER, stream INTEGER, device INTEGER, ts_us REAL, dur_us REAL, ts_ns INTEGER, dur_ns INTEGER,
-  correlation INTEGER, external_id INTEGER, host_node INTEGER, parent_event INTEGER, launcher_event INTEGER,
-  PRIMARY KEY (rank, id)) WITHOUT ROWID;
+  correlation INTEGER, external_id INTEGER, host_node INTEGER, parent_event INTEGER, launcher_event INTEGER);
 CREATE VIEW events_named AS
   SELECT e.*, n.name AS name, c.name AS cat FROM events e
   LEFT JOIN names n ON n.id = e.name_id LEFT JOIN names c ON c.id = e.cat_id;
 CREATE TABLE host_nodes (rank INTEGER NOT NULL, id INTEGER NOT NULL, name_id INTEGER, parent INTEGER,
-  rf_id INTEGER, tid INTEGER, event INTEGER, et_plus_id INTEGER, PRIMARY KEY (rank, id)) WITHOUT ROWID;
+  rf_id INTEGER, tid INTEGER, event INTEGER, et_plus_id INTEGER);
 CREATE TABLE links (rank INTEGER, host_node INTEGER, cpu_event INTEGER, gpu_event INTEGER,
   launcher_event INTEGER, et_plus_id INTEGER);
 CREATE TABLE link_deps (rank INTEGER, kind TEXT, from_event INTEGER, to_event INTEGER);
@@ -64,11 +63,11 @@ CREATE TABLE job_critical_path (seq INTEGER, rank INTEGER, op TEXT, start_us REA
 const char *sqliteIndexesSql()
 {
     return R"SQL(
+CREATE UNIQUE INDEX events_by_id ON events (rank, id);
 CREATE INDEX events_by_name ON events (rank, name_id);
 CREATE INDEX events_by_ts ON events (rank, ts_ns);
-CREATE INDEX host_nodes_by_event ON host_nodes (rank, event);
+CREATE UNIQUE INDEX host_nodes_by_id ON host_nodes (rank, id);
 CREATE INDEX links_by_gpu ON links (rank, gpu_event);
-CREATE INDEX links_by_cpu ON links (rank, cpu_event);
 CREATE INDEX sync_edges_by_dst ON sync_edges (rank, dst_event);
 CREATE INDEX critical_path_by_step ON critical_path (rank, step, seq);
 CREATE INDEX steps_by_step ON steps (rank, step);
