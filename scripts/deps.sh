@@ -5,7 +5,7 @@
 # build the fuzzers of scripts/fuzz.sh.
 set -eu
 PACKAGES="cmake ninja-build g++ pkg-config qt6-base-dev libqcustomplot-dev libqcustomplot2.1-qt6 \
-nlohmann-json3-dev libsimdjson-dev libre2-dev libprotobuf-dev protobuf-compiler zlib1g-dev xvfb \
+nlohmann-json3-dev libsimdjson-dev libre2-dev libprotobuf-dev protobuf-compiler zlib1g-dev libsqlite3-dev sqlite3 xvfb \
 desktop-file-utils appstream dpkg-dev file shared-mime-info \
 clang libclang-rt-dev libopenmpi-dev openmpi-bin \
 pybind11-dev python3-pybind11 python3-pandas python3-dev"
