@@ -3,6 +3,7 @@
 
 #include "export/etpluswriter.h"
 #include "export/overlaywriter.h"
+#include "export/sqlitedb.h"
 #include "io/outputfile.h"
 #include "session/analysis.h"
 #ifdef SYNCSCOPE_HAVE_CHAKRA_ET
@@ -24,6 +25,7 @@ QString exportTitle(ExportKind kind)
     case ExportKind::EtPlusJson: return QObject::tr("Chakra ET+ JSON");
     case ExportKind::PerfettoOverlay: return QObject::tr("Perfetto overlay");
     case ExportKind::ChakraProtobuf: return QObject::tr("Chakra protobuf");
+    case ExportKind::Sqlite: return QObject::tr("SQLite database");
     }
     return {};
 }
@@ -34,6 +36,7 @@ QString exportFilter(ExportKind kind)
     case ExportKind::EtPlusJson: return QObject::tr("ET+ JSON (*.json);;All files (*)");
     case ExportKind::PerfettoOverlay: return QObject::tr("Chrome trace JSON (*.json *.json.gz);;All files (*)");
     case ExportKind::ChakraProtobuf: return QObject::tr("Chakra ET (*.et);;All files (*)");
+    case ExportKind::Sqlite: return QObject::tr("SQLite database (*.db *.sqlite);;All files (*)");
     }
     return {};
 }
@@ -50,6 +53,7 @@ QString exportSuggestedName(ExportKind kind, const QString &devicePath)
     case ExportKind::EtPlusJson: return dir + stem + QStringLiteral(".et_plus.json");
     case ExportKind::PerfettoOverlay: return dir + QStringLiteral("overlaid_critical_path_") + stem + QStringLiteral(".json.gz");
     case ExportKind::ChakraProtobuf: return dir + stem + QStringLiteral(".0.et");
+    case ExportKind::Sqlite: return dir + stem + QStringLiteral(".db");
     }
     return dir + stem;
 }
@@ -60,6 +64,7 @@ std::vector<ExportKind> availableExportKinds()
 #ifdef SYNCSCOPE_HAVE_CHAKRA_ET
     kinds.push_back(ExportKind::ChakraProtobuf);
 #endif
+    kinds.push_back(ExportKind::Sqlite);
     return kinds;
 }
 
@@ -81,6 +86,8 @@ bool canExport(const Analysis &a, const CriticalPathResult *cp, ExportKind kind,
     case ExportKind::PerfettoOverlay:
         if (!cp || !cp->success)
             return no(QObject::tr("needs a critical path, which could not be computed"));
+        return true;
+    case ExportKind::Sqlite: // whatever was analysed; a device trace alone has no link tables
         return true;
     }
     return no({});
@@ -110,6 +117,10 @@ ExportOutcome runExport(const Analysis &a, const CriticalPathResult *cp, ExportK
                 out.message = QString::fromStdString(diag.items().back().message);
             break;
         }
+        case ExportKind::Sqlite: // the analysis as loaded, as --batch --sqlite writes it
+            writeSqliteDatabase(path, a, {a.hostPath, a.devicePath});
+            out.ok = true;
+            break;
         case ExportKind::ChakraProtobuf:
 #ifdef SYNCSCOPE_HAVE_CHAKRA_ET
         {

@@ -17,7 +17,8 @@ struct CriticalPathResult;
 
 namespace syncscope::ui {
 
-enum class ExportKind { EtPlusJson, PerfettoOverlay, ChakraProtobuf };
+// Sqlite: the trace and every analysis as one database (docs/sqlite.md), as --sqlite.
+enum class ExportKind { EtPlusJson, PerfettoOverlay, ChakraProtobuf, Sqlite };
 
 QString exportTitle(ExportKind kind);     // "Chakra ET+ JSON"
 QString exportFilter(ExportKind kind);    // for the file dialog

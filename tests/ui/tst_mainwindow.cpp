@@ -602,6 +602,7 @@ void TestMainWindow::exportsEqualBatch_data()
                                       << QStringLiteral("overlay.json");
     QTest::newRow("Perfetto overlay gz") << int(ExportKind::PerfettoOverlay) << QStringLiteral("--overlay")
                                          << QStringLiteral("overlay.json.gz");
+    QTest::newRow("SQLite database") << int(ExportKind::Sqlite) << QStringLiteral("--sqlite") << QStringLiteral("run.db");
 #ifdef SYNCSCOPE_HAVE_CHAKRA_ET
     QTest::newRow("Chakra protobuf") << int(ExportKind::ChakraProtobuf) << QStringLiteral("--chakra-et")
                                      << QStringLiteral("trace.0.et");
