@@ -297,6 +297,7 @@ void TestJobView::selectingCollectiveSelectsItOnEveryRank()
     plot->selection()->clear();
     QVERIFY(plot->hoveredLinkedEvents().empty());
     plot->revealEvent(linked.front()); // the bottom docks may hide its rank below the fold
+    QTest::qWait(50);                  // (and the docks' layout settle: the plot may move)
     plot->replot(QCustomPlot::rpImmediateRefresh);
     const QPoint over = plot->eventPoint(linked.front());
     QVERIFY(over.x() >= 0);
