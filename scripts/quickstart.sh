@@ -13,8 +13,9 @@ mkdir -p build/sample-output
 # No display: render the inspector offscreen to a PNG as well.
 build/app/syncscope --sample --screenshot build/sample-output/sample.png --size 1600x900 --select aten::item \
     2>/dev/null && echo "syncscope: the inspector's view of the sample: build/sample-output/sample.png" >&2
-exec build/app/syncscope --batch --sample --instance all \
+exec build/app/syncscope --batch --sample --step all \
     --output build/sample-output/sample.linked.json \
+    --sqlite build/sample-output/sample.db \
     --critical-path build/sample-output/sample.critical_path.json \
     --overlay build/sample-output/sample.overlay.json.gz \
     --report build/sample-output/sample.report.json
