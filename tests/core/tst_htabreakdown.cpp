@@ -9,6 +9,9 @@
 #include "cptestutil.h"
 #include "tracebuilder.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -46,6 +49,45 @@ const HtaIdleTimeRow *idleRow(const HtaBreakdown &b, int64_t stream, const std::
     return nullptr;
 }
 
+// HTA f4d0062's own outputs on the shared traces (tests/data/golden/hta_breakdowns,
+// made by make_goldens.py there). Tolerance: 0.1 % or 1 µs, whichever is larger.
+const char *const kHtaGoldens[] = {"hta_nccl_data", "hta_cpa_alexnet", "hta_cpa_simple_add", "hta_ns_resolution",
+                                   "hta_amd_mi250_rocm6.2", "hta_cuda_event_sync",
+                                   "hta_cuda_event_sync_multi_stream", "hta_simple_add", "param_dlrm_rank0"};
+
+nlohmann::json loadGolden(const std::string &key)
+{
+    return nlohmann::json::parse(testutil::readText(testutil::fixture("golden/hta_breakdowns/" + key + ".json")));
+}
+
+// null in the golden (pandas NaN) must be NaN here.
+struct Mismatches {
+    std::vector<std::string> list;
+    void num(const std::string &what, double ours, const nlohmann::json &golden, double absTol = 1.0)
+    {
+        if (golden.is_null()) {
+            if (!std::isnan(ours))
+                list.push_back(what + ": ours " + std::to_string(ours) + ", HTA NaN");
+            return;
+        }
+        const double g = golden.get<double>();
+        if (std::isnan(ours) || std::fabs(ours - g) > std::max(1e-3 * std::fabs(g), absTol))
+            list.push_back(what + ": ours " + std::to_string(ours) + ", HTA " + std::to_string(g));
+    }
+    void count(const std::string &what, size_t ours, size_t golden)
+    {
+        if (ours != golden)
+            list.push_back(what + ": ours " + std::to_string(ours) + ", HTA " + std::to_string(golden));
+    }
+    std::string text() const
+    {
+        std::string s;
+        for (const std::string &m : list)
+            s += "\n  " + m.substr(0, 400);
+        return s;
+    }
+};
+
 } // namespace
 
 class TestHtaBreakdown : public QObject
@@ -59,6 +101,8 @@ private slots:
     void inlineTrimming();
     void sharedTraces_data();
     void sharedTraces();
+    void htaGoldens_data();
+    void htaGoldens();
 };
 
 void TestHtaBreakdown::kernelTypes()
@@ -258,6 +302,89 @@ void TestHtaBreakdown::sharedTraces()
     for (const auto &[type, sum] : expected)
         QVERIFY2(std::abs(perType[type] - sum) < 1e-6, type.c_str());
 }
+void TestHtaBreakdown::htaGoldens_data()
+{
+    QTest::addColumn<QString>("key");
+    for (const char *k : kHtaGoldens)
+        QTest::newRow(k) << QString(k);
+}
 
+// Every analyzer against HTA's own output at its defaults (rank 0 on every trace).
+void TestHtaBreakdown::htaGoldens()
+{
+    REQUIRE_SHARED_DATA();
+    QFETCH(QString, key);
+    const nlohmann::json g = loadGolden(key.toStdString());
+    Diagnostics diag;
+    auto trace = cptest::load(testutil::sharedData(g.at("trace").get<std::string>()), diag);
+    QVERIFY(trace);
+    const hta::RowTable rows(*trace, hta::RowOptions{}, diag);
+    const HtaBreakdown b = computeHtaBreakdown(rows);
+    Mismatches m;
+
+    const nlohmann::json &tg = g.at("temporal_breakdown").at(0);
+    const HtaTemporalBreakdown &t = b.temporal;
+    QVERIFY(t.valid);
+    m.num("temporal idle", t.idle_time_us, tg.at("idle_time(us)"));
+    m.num("temporal compute", t.compute_time_us, tg.at("compute_time(us)"));
+    m.num("temporal non-compute", t.non_compute_time_us, tg.at("non_compute_time(us)"));
+    m.num("temporal kernel", t.kernel_time_us, tg.at("kernel_time(us)"));
+    m.num("temporal idle pct", t.idle_time_pct, tg.at("idle_time_pctg"), 1e-9);
+    m.num("temporal compute pct", t.compute_time_pct, tg.at("compute_time_pctg"), 1e-9);
+    m.num("temporal non-compute pct", t.non_compute_time_pct, tg.at("non_compute_time_pctg"), 1e-9);
+
+    const nlohmann::json &ig = g.at("idle_time_breakdown");
+    m.count("idle rows", b.idle_time.size(), ig.size());
+    for (const nlohmann::json &r : ig) {
+        const int64_t stream = r.at("stream").get<int64_t>();
+        const std::string cat = r.at("idle_category").get<std::string>();
+        const std::string what = "idle " + std::to_string(stream) + "/" + cat;
+        auto it = std::find_if(b.idle_time.begin(), b.idle_time.end(), [&](const HtaIdleTimeRow &x) {
+            return x.stream == stream && x.idle_category == cat;
+        });
+        if (it == b.idle_time.end()) {
+            m.list.push_back(what + ": missing");
+            continue;
+        }
+        m.num(what, it->idle_time_us, r.at("idle_time"));
+        m.num(what + " ratio", it->idle_time_ratio, r.at("idle_time_ratio"), 1e-9);
+    }
+
+    m.num("comm/comp overlap", b.comm_comp_overlap_pct, g.at("comm_comp_overlap").at(0).at("comp_comm_overlap_pctg"),
+          1e-9);
+
+    const nlohmann::json &kt = g.at("gpu_kernel_breakdown").at("by_type");
+    m.count("kernel types", b.kernels_by_type.size(), kt.size());
+    for (const nlohmann::json &r : kt) {
+        const std::string type = r.at("kernel_type").get<std::string>();
+        auto it = std::find_if(b.kernels_by_type.begin(), b.kernels_by_type.end(),
+                               [&](const HtaKernelTypeRow &x) { return x.kernel_type == type; });
+        if (it == b.kernels_by_type.end()) {
+            m.list.push_back("kernel type " + type + ": missing");
+            continue;
+        }
+        m.num("type " + type + " sum", it->sum_us, r.at("sum"));
+        m.num("type " + type + " pct", it->percentage, r.at("percentage"), 1e-9);
+    }
+    const nlohmann::json &kk = g.at("gpu_kernel_breakdown").at("by_kernel");
+    m.count("kernel rows", b.kernels_by_kernel.size(), kk.size());
+    for (const nlohmann::json &r : kk) {
+        const std::string type = r.at("kernel_type").get<std::string>();
+        const std::string name = r.at("name").get<std::string>();
+        const std::string what = "kernel " + type + "/" + name.substr(0, 60);
+        auto it = std::find_if(b.kernels_by_kernel.begin(), b.kernels_by_kernel.end(),
+                               [&](const HtaKernelRow &x) { return x.kernel_type == type && x.name == name; });
+        if (it == b.kernels_by_kernel.end()) {
+            m.list.push_back(what + ": missing");
+            continue;
+        }
+        m.num(what + " sum", it->sum_us, r.at("sum (us)"));
+        m.num(what + " max", it->max_us, r.at("max (us)"));
+        m.num(what + " min", it->min_us, r.at("min (us)"));
+        m.num(what + " mean", it->mean_us, r.at("mean (us)"));
+        m.num(what + " stddev", it->stddev, r.at("stddev"));
+    }
+    QVERIFY2(m.list.empty(), qPrintable(QString::fromStdString(key.toStdString() + m.text())));
+}
 QTEST_GUILESS_MAIN(TestHtaBreakdown)
 #include "tst_htabreakdown.moc"
