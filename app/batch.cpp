@@ -163,6 +163,8 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
         }
     }
     ctx.exitCode = code;
+    if (args.has("--report") || !quiet) // one computation for the report and the summary
+        ctx.breakdown = std::make_shared<const ReportBreakdown>(computeReportBreakdown(a));
     ctx.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args.has("--report")) {
         try {

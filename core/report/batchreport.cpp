@@ -16,6 +16,11 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
+std::shared_ptr<const ReportBreakdown> breakdownOf(const ReportContext &ctx)
+{
+    return ctx.breakdown ? ctx.breakdown : std::make_shared<const ReportBreakdown>(computeReportBreakdown(*ctx.analysis));
+}
+
 std::string percent(int64_t part, int64_t whole)
 {
     if (whole <= 0)
@@ -193,6 +198,7 @@ ojson diagnosticsJson(const Diagnostics &diagnostics)
 std::string buildReportJson(const ReportContext &ctx)
 {
     const Analysis &a = *ctx.analysis;
+    const std::shared_ptr<const ReportBreakdown> breakdown = breakdownOf(ctx);
     ojson r;
     r["syncscope"] = {{"version", SYNCSCOPE_VERSION}};
     ojson inputs;
@@ -284,7 +290,8 @@ std::string buildReportJson(const ReportContext &ctx)
         c["summary"] = summary;
         if (a.request.allSteps) {
             ojson steps = ojson::array();
-            for (const auto &st : a.steps) {
+            for (size_t k = 0; k < a.steps.size(); ++k) {
+                const StepResult &st = a.steps[k];
                 ojson sj;
                 sj["step"] = st.instance; // position among the ProfilerStep#N steps
                 sj["name"] = st.name;
@@ -297,6 +304,10 @@ std::string buildReportJson(const ReportContext &ctx)
                 for (const auto &row : st.summary)
                     split[boundByKey(row.boundBy)] = row.percent;
                 sj["summary"] = split;
+                if (k < breakdown->steps.size()) {
+                    sj["exposed_comm_us"] = breakdown->steps[k].set.comm.exposed_us;
+                    sj["breakdown"] = breakdownJson(breakdown->steps[k].set);
+                }
                 steps.push_back(sj);
             }
             c["steps"] = steps;
@@ -307,6 +318,9 @@ std::string buildReportJson(const ReportContext &ctx)
         r["what_if"] = whatIfJson(*a.device, *a.criticalPath, *ctx.whatIf);
         r["what_if"]["window"] = windowJson(a); // the window whose graph the rules re-timed
     }
+
+    if (breakdown->computed)
+        r["breakdown"] = breakdownJson(breakdown->whole);
 
     ojson outs = ojson::array();
     for (const auto &o : ctx.outputs) {
@@ -337,6 +351,8 @@ std::string buildReportJson(const ReportContext &ctx)
                    {"sync_s", a.times.syncSeconds},
                    {"critical_path_s", a.times.criticalPathSeconds},
                    {"link_s", a.times.linkSeconds},
+                   {"breakdown_s", breakdown->seconds},
+                   {"breakdown_steps_s", breakdown->stepsSeconds},
                    {"total_s", ctx.totalSeconds}};
     r["exit_code"] = ctx.exitCode;
     // Paths, keys and messages come from argv and the traces and need not be UTF-8:
@@ -459,6 +475,7 @@ std::string formatSummary(const ReportContext &ctx)
             s += line;
         }
     }
+    s += formatBreakdown(*breakdownOf(ctx));
     for (const auto &extra : ctx.extraLines)
         s += extra;
     const auto &items = a.diagnostics.items();

@@ -5,11 +5,13 @@
 
 #include "analysis/whatif.h"
 #include "export/chakrareplay.h"
+#include "report/breakdownreport.h"
 #include "session/analysis.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,9 @@ struct ReportContext {
     double totalSeconds = 0;
     std::vector<std::string> extraLines; // sections added by later stages (critical path, ...)
     const WhatIfResult *whatIf = nullptr; // --what-if, when evaluated
+    // The breakdowns (report "breakdown", summary lines); computed by buildReportJson /
+    // formatSummary when unset, so a caller that wants both sets it once.
+    std::shared_ptr<const ReportBreakdown> breakdown;
 };
 
 // JSON object with "syncscope", "inputs", "link", "sync", "outputs",

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Cost of the report's breakdowns (issue 25; target: every breakdown together,
+# whole trace and per step, takes at most 10 % of the time of loading the trace).
+# Makes the 200 MB generated pair as run_benchmarks.sh does, runs
+# `--batch --step all --report` 3 times and prints, from the reports' timing:
+# the load time, breakdown_s (whole trace + steps), breakdown_steps_s and the ratio.
+#
+#   bench/breakdown_benchmark.sh [BUILD_DIR] [WORK_DIR] [MB]
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+WORK=${2:-${TMPDIR:-/tmp}/syncscope-bench}
+MB=${3:-200}
+SYNC="$BUILD/app/syncscope"
+GEN="$BUILD/bench/syncscope-tracegen"
+[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD --target syncscope-bench" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "needs python3 (reads the JSON reports)" >&2; exit 2; }
+mkdir -p "$WORK"
+P="$WORK/p$MB"
+[ -f "$P.kineto.json" ] || "$GEN" --out "$P" --target-mb "$MB" > "$P.gen.txt"
+for i in 1 2 3; do
+    "$SYNC" --batch --host "$P.et.json" --device "$P.kineto.json" --step all \
+        --report "$WORK/breakdown.$i.json" --quiet >/dev/null 2>&1 || true
+done
+python3 - "$WORK" <<'PY'
+import json, sys
+work = sys.argv[1]
+runs = [json.load(open(f"{work}/breakdown.{i}.json")) for i in (1, 2, 3)]
+load = min(r["timing"]["load_s"] for r in runs)
+b = min(r["timing"]["breakdown_s"] for r in runs)
+s = min(r["timing"]["breakdown_steps_s"] for r in runs)
+steps = len(runs[0].get("critical_path", {}).get("steps", []))
+print(f"{runs[0]['inputs']['device']['events']} Kineto events, {steps} steps")
+print(f"load {load:.3f} s; breakdowns {b:.3f} s (whole trace {b - s:.3f} s, steps {s:.3f} s)")
+print(f"breakdown / load = {100 * b / load:.1f} % (target <= 10 %)")
+PY

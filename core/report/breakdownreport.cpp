@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+#include "report/breakdownreport.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <unordered_map>
+
+namespace syncscope {
+
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+struct Iv {
+    double ts, end;
+};
+
+std::vector<Iv> merged(std::vector<Iv> v)
+{
+    std::sort(v.begin(), v.end(), [](const Iv &a, const Iv &b) { return a.ts < b.ts; });
+    std::vector<Iv> out;
+    for (const Iv &iv : v) {
+        if (!out.empty() && !(iv.ts > out.back().end))
+            out.back().end = std::max(out.back().end, iv.end);
+        else
+            out.push_back(iv);
+    }
+    return out;
+}
+
+double length(const std::vector<Iv> &v)
+{
+    double s = 0;
+    for (const Iv &iv : v)
+        s += iv.end - iv.ts;
+    return s;
+}
+
+double overlap(const std::vector<Iv> &a, const std::vector<Iv> &b)
+{
+    double s = 0;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const double lo = std::max(a[i].ts, b[j].ts), hi = std::min(a[i].end, b[j].end);
+        if (hi > lo)
+            s += hi - lo;
+        (a[i].end < b[j].end) ? ++i : ++j;
+    }
+    return s;
+}
+
+ojson num(double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); }
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return std::nan("");
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double mean(const std::vector<double> &v)
+{
+    if (v.empty())
+        return std::nan("");
+    double s = 0;
+    for (double x : v)
+        s += x;
+    return s / static_cast<double>(v.size());
+}
+
+// Events with a ts in ts order, and the metadata rows: a step's events by binary search.
+struct TsIndex {
+    std::vector<uint32_t> byTs, meta;
+    explicit TsIndex(const KinetoTrace &t)
+    {
+        for (uint32_t i = 0; i < t.events.size(); ++i) {
+            const KinetoEvent &e = t.events[i];
+            if (e.ph == 'M')
+                meta.push_back(i);
+            else if (e.has(KinetoEvent::HasTs))
+                byTs.push_back(i);
+        }
+        std::stable_sort(byTs.begin(), byTs.end(),
+                         [&](uint32_t a, uint32_t b) { return t.events[a].ts < t.events[b].ts; });
+    }
+};
+
+// The events of [startUs, endUs) (by ts, trace time base) and the metadata rows, in
+// file order, as a trace of their own: its strings re-interned, collective args dropped.
+KinetoTrace clipTrace(const KinetoTrace &t, const TsIndex &index, double startUs, double endUs)
+{
+    auto lo = std::lower_bound(index.byTs.begin(), index.byTs.end(), startUs,
+                               [&](uint32_t i, double v) { return t.events[i].ts < v; });
+    auto hi = std::lower_bound(lo, index.byTs.end(), endUs, [&](uint32_t i, double v) { return t.events[i].ts < v; });
+    std::vector<uint32_t> picked(lo, hi);
+    picked.insert(picked.end(), index.meta.begin(), index.meta.end());
+    std::sort(picked.begin(), picked.end());
+    KinetoTrace s;
+    s.path = t.path;
+    s.anyFloatTs = t.anyFloatTs;
+    s.anyMissingTs = false;
+    std::unordered_map<StrId, StrId> ids;
+    auto map = [&](StrId id) -> StrId {
+        if (id == kNoString)
+            return kNoString;
+        auto [it, added] = ids.try_emplace(id, 0);
+        if (added)
+            it->second = s.strings.intern(t.strings.view(id));
+        return it->second;
+    };
+    bool first = true;
+    s.events.reserve(picked.size());
+    for (uint32_t i : picked) {
+        const KinetoEvent &e = t.events[i];
+        KinetoEvent c = e;
+        c.name = map(e.name);
+        c.cat = map(e.cat);
+        c.pgName = map(e.pgName);
+        c.label = map(e.label);
+        if (e.has(KinetoEvent::PidIsString))
+            c.pid = map(static_cast<StrId>(e.pid));
+        if (e.has(KinetoEvent::TidIsString))
+            c.tid = map(static_cast<StrId>(e.tid));
+        if (e.streamForm == StreamForm::String)
+            c.stream = map(static_cast<StrId>(e.stream));
+        if (e.ph != 'M') {
+            s.minTsNs = first ? e.tsNs : std::min(s.minTsNs, e.tsNs);
+            s.maxEndNs = first ? e.endNs() : std::max(s.maxEndNs, e.endNs());
+            first = false;
+        }
+        s.events.push_back(c);
+    }
+    return s;
+}
+
+} // namespace
+
+ExposedComm exposedCommunication(const hta::RowTable &rows)
+{
+    const KinetoTrace &trace = rows.trace();
+    struct Gpu {
+        std::vector<Iv> comm, comp, mem;
+    };
+    std::map<int64_t, Gpu> gpus; // by pid
+    std::vector<int8_t> typeOf(trace.strings.size(), -1);
+    for (uint32_t i = 0; i < rows.eventCount(); ++i) {
+        if (!rows.isLoaded(i) || rows.stream(i) == -1)
+            continue;
+        const KinetoEvent &e = trace.events[i];
+        int8_t &type = typeOf[e.name];
+        if (type < 0)
+            type = static_cast<int8_t>(htaKernelType(trace.strings.view(e.name)));
+        Gpu &g = gpus[e.pid];
+        const Iv iv{rows.ts(i), rows.end(i)};
+        switch (static_cast<HtaKernelType>(type)) {
+        case HtaKernelType::Communication: g.comm.push_back(iv); break;
+        case HtaKernelType::Computation: g.comp.push_back(iv); break;
+        case HtaKernelType::Memory: g.mem.push_back(iv); break;
+        case HtaKernelType::Other: break;
+        }
+    }
+    ExposedComm out;
+    for (auto &[pid, g] : gpus) {
+        const std::vector<Iv> comm = merged(std::move(g.comm));
+        const double c = length(comm);
+        out.comm_us += c;
+        out.exposed_us += c - overlap(comm, merged(std::move(g.comp)));
+        out.memcpy_us += length(merged(std::move(g.mem)));
+    }
+    return out;
+}
+
+BreakdownSet computeBreakdownSet(const hta::RowTable &rows)
+{
+    BreakdownSet set;
+    Diagnostics scratch; // the critical path already reports the rows' problems
+    set.hta = computeHtaBreakdown(rows);
+    set.launch = cudaKernelLaunchStats(rows, LaunchStatsOptions{}, scratch);
+    set.queue = queueLength(rows, scratch);
+    set.comm = exposedCommunication(rows);
+    return set;
+}
+
+ReportBreakdown computeReportBreakdown(const Analysis &a)
+{
+    ReportBreakdown b;
+    if (!a.device)
+        return b;
+    const auto t0 = std::chrono::steady_clock::now();
+    Diagnostics scratch;
+    {
+        const hta::RowTable rows(*a.device, hta::RowOptions{}, scratch);
+        b.whole = computeBreakdownSet(rows);
+    }
+    b.computed = true;
+    const auto t1 = std::chrono::steady_clock::now();
+    hta::RowOptions stepOptions;
+    stepOptions.dropLastProfilerStep = false; // the window is the step; keep its events
+    const TsIndex index = a.steps.empty() ? TsIndex(KinetoTrace{}) : TsIndex(*a.device);
+    for (const StepResult &st : a.steps) {
+        StepBreakdown sb;
+        sb.name = st.name;
+        sb.startUs = st.startUs;
+        sb.endUs = st.endUs;
+        const KinetoTrace sub = clipTrace(*a.device, index, st.startUs, st.endUs);
+        const hta::RowTable rows(sub, stepOptions, scratch);
+        sb.set = computeBreakdownSet(rows);
+        b.steps.push_back(std::move(sb));
+    }
+    const auto t2 = std::chrono::steady_clock::now();
+    b.seconds = std::chrono::duration<double>(t2 - t0).count();
+    b.stepsSeconds = std::chrono::duration<double>(t2 - t1).count();
+    return b;
+}
+
+ojson breakdownJson(const BreakdownSet &set)
+{
+    const HtaBreakdown &h = set.hta;
+    ojson j;
+    const HtaTemporalBreakdown &t = h.temporal;
+    if (t.valid)
+        j["temporal"] = {{"idle_time_us", num(t.idle_time_us)},
+                         {"compute_time_us", num(t.compute_time_us)},
+                         {"non_compute_time_us", num(t.non_compute_time_us)},
+                         {"kernel_time_us", num(t.kernel_time_us)},
+                         {"idle_time_pct", num(t.idle_time_pct)},
+                         {"compute_time_pct", num(t.compute_time_pct)},
+                         {"non_compute_time_pct", num(t.non_compute_time_pct)}};
+    else
+        j["temporal"] = nullptr; // no GPU row (HTA raises)
+    ojson idle = ojson::array();
+    for (const HtaIdleTimeRow &r : h.idle_time)
+        idle.push_back({{"stream", r.stream},
+                        {"idle_category", r.idle_category},
+                        {"idle_time_us", num(r.idle_time_us)},
+                        {"idle_time_ratio", num(r.idle_time_ratio)}});
+    j["idle_time"] = idle;
+    j["comm_comp_overlap_pct"] = num(h.comm_comp_overlap_pct);
+    j["comm_time_us"] = num(set.comm.comm_us);
+    j["exposed_comm_us"] = num(set.comm.exposed_us);
+    ojson byType = ojson::array();
+    for (const HtaKernelTypeRow &r : h.kernels_by_type)
+        byType.push_back({{"kernel_type", r.kernel_type}, {"sum_us", num(r.sum_us)}, {"percentage", num(r.percentage)}});
+    ojson byKernel = ojson::array();
+    for (const HtaKernelRow &r : h.kernels_by_kernel)
+        byKernel.push_back({{"kernel_type", r.kernel_type},
+                            {"name", r.name},
+                            {"sum_us", num(r.sum_us)},
+                            {"max_us", num(r.max_us)},
+                            {"min_us", num(r.min_us)},
+                            {"mean_us", num(r.mean_us)},
+                            {"stddev", num(r.stddev)}});
+    j["kernels"] = {{"by_type", byType}, {"by_kernel", byKernel}};
+    const KernelLaunchStats &l = set.launch;
+    std::vector<double> cpu, gpu, delay;
+    for (const KernelLaunchRow &r : l.rows) {
+        cpu.push_back(r.cpu_duration_us);
+        gpu.push_back(r.gpu_duration_us);
+        delay.push_back(r.launch_delay_us);
+    }
+    j["launch_stats"] = {{"launches", l.rows.size()},
+                         {"runtime_cutoff_us", l.runtime_cutoff_us},
+                         {"launch_delay_cutoff_us", l.launch_delay_cutoff_us},
+                         {"short_kernels", l.short_kernels.size()},
+                         {"runtime_outliers", l.runtime_outliers.size()},
+                         {"launch_delay_outliers", l.launch_delay_outliers.size()},
+                         {"cpu_duration_us", {{"median", num(median(cpu))}, {"mean", num(mean(cpu))}}},
+                         {"gpu_duration_us", {{"median", num(median(gpu))}, {"mean", num(mean(gpu))}}},
+                         {"launch_delay_us", {{"median", num(median(delay))}, {"mean", num(mean(delay))}}}};
+    ojson queue = ojson::array();
+    for (const QueueLengthSummary &q : set.queue.summary)
+        queue.push_back({{"stream", q.stream},
+                         {"count", q.count},
+                         {"mean", num(q.mean)},
+                         {"std", num(q.std)},
+                         {"min", num(q.min)},
+                         {"p25", num(q.p25)},
+                         {"p50", num(q.p50)},
+                         {"p75", num(q.p75)},
+                         {"max", num(q.max)}});
+    j["queue_length"] = queue;
+    return j;
+}
+
+std::string formatBreakdown(const ReportBreakdown &b)
+{
+    if (!b.computed)
+        return {};
+    std::string s;
+    char line[512];
+    auto pct = [](double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; };
+    auto row = [&](const std::string &name, const BreakdownSet &set) {
+        const HtaTemporalBreakdown &t = set.hta.temporal;
+        const double span = t.valid ? t.kernel_time_us : 0;
+        std::snprintf(line, sizeof line, "           %-18s %9.1f %13.1f %8.1f %6.1f\n", name.c_str(),
+                      pct(t.compute_time_us, span), pct(set.comm.exposed_us, span), pct(set.comm.memcpy_us, span),
+                      pct(t.idle_time_us, span));
+        s += line;
+    };
+    s += "  gpu      window             compute %  comm exposed %  memcpy %  idle %\n";
+    row("whole trace", b.whole);
+    for (const StepBreakdown &st : b.steps)
+        row(st.name, st.set);
+    std::vector<const HtaKernelRow *> top;
+    for (const HtaKernelRow &r : b.whole.hta.kernels_by_kernel)
+        if (r.name != "others")
+            top.push_back(&r);
+    std::stable_sort(top.begin(), top.end(),
+                     [](const HtaKernelRow *x, const HtaKernelRow *y) { return x->sum_us > y->sum_us; });
+    if (top.size() > 5)
+        top.resize(5);
+    if (!top.empty()) {
+        s += "  top kernels (HTA kernel breakdown, whole trace)\n";
+        const double span = b.whole.hta.temporal.valid ? b.whole.hta.temporal.kernel_time_us : 0;
+        for (const HtaKernelRow *r : top) {
+            std::string name = r->name.size() > 60 ? r->name.substr(0, 57) + "..." : r->name;
+            std::snprintf(line, sizeof line, "           %12.1f us %5.1f %%  %-13s %s\n", r->sum_us, pct(r->sum_us, span),
+                          r->kernel_type.c_str(), name.c_str());
+            s += line;
+        }
+    }
+    return s;
+}
+
+} // namespace syncscope

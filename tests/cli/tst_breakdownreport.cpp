@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+// The report's breakdowns (docs/breakdowns.md, "In the report"): `breakdown` and
+// steps[].breakdown / exposed_comm_us are the core API's values (no second
+// computation), percentages are consistent, steps add up, exposed communication
+// is comm - overlap on a hand-computed inline trace, NaN is null, and the text
+// summary has its lines.
+#include "../core/cptestutil.h"
+#include "report/breakdownreport.h"
+#include "testutil.h"
+#include "tracebuilder.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+using namespace syncscope;
+using json = nlohmann::json;
+
+namespace {
+
+struct Cli {
+    int code = -1;
+    std::string err;
+    json report;
+};
+
+Cli runCli(const QStringList &inputs, const QString &reportPath)
+{
+    QProcess p;
+    p.start(QStringLiteral(SYNCSCOPE_BINARY), QStringList{"--batch"} + inputs + QStringList{"--report", reportPath});
+    Cli c;
+    if (!p.waitForFinished(300000))
+        return c;
+    c.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    c.err = p.readAllStandardError().toStdString();
+    std::ifstream in(reportPath.toStdString());
+    if (in)
+        c.report = json::parse(in, nullptr, false);
+    return c;
+}
+
+// What the core API gives for the whole trace, as the report writes it.
+json apiWhole(const KinetoTrace &trace)
+{
+    Diagnostics diag;
+    const hta::RowTable rows(trace, hta::RowOptions{}, diag);
+    return json::parse(breakdownJson(computeBreakdownSet(rows)).dump());
+}
+
+void checkConsistent(const json &b, const std::string &where)
+{
+    const json &t = b["temporal"];
+    if (t.is_null())
+        return;
+    const double sum = t["idle_time_pct"].get<double>() + t["compute_time_pct"].get<double>() +
+                       t["non_compute_time_pct"].get<double>();
+    QVERIFY2(std::fabs(sum - 100) < 0.05, (where + ": pcts sum to " + std::to_string(sum)).c_str());
+    const double parts = t["idle_time_us"].get<double>() + t["compute_time_us"].get<double>() +
+                         t["non_compute_time_us"].get<double>();
+    QVERIFY2(std::fabs(parts - t["kernel_time_us"].get<double>()) < 1e-6, where.c_str());
+    QVERIFY2(b["exposed_comm_us"].get<double>() <= b["comm_time_us"].get<double>() + 1e-9, where.c_str());
+    QVERIFY2(b["exposed_comm_us"].get<double>() >= 0, where.c_str());
+    double typePct = 0;
+    for (const json &r : b["kernels"]["by_type"])
+        typePct += r["percentage"].get<double>();
+    if (!b["kernels"]["by_type"].empty())
+        QVERIFY2(std::fabs(typePct - 100) < 0.5, (where + ": by_type sums to " + std::to_string(typePct)).c_str());
+    const json &l = b["launch_stats"];
+    QVERIFY(l["short_kernels"].get<size_t>() <= l["launches"].get<size_t>());
+    QVERIFY(l["launch_delay_outliers"].get<size_t>() <= l["launches"].get<size_t>());
+}
+
+// Compute kernels [100,150] and [160,200] on GPU 0, an NCCL kernel [180,280] on GPU 0
+// (overlapped 20 µs: exposed 80), a compute kernel [200,280] on GPU 1 (another GPU: no
+// cover). Steps: ProfilerStep#0 [50,250), ProfilerStep#1 [250,500) with one relu only.
+std::string inlineTrace()
+{
+    testutil::KinetoBuilder b;
+    b.annotation("ProfilerStep#0", 1, 50, 200);
+    b.annotation("ProfilerStep#1", 1, 250, 250);
+    b.runtime("cudaLaunchKernel", 1, 90, 5, 1).kernel("gemm", 7, 100, 50, 1);
+    b.runtime("cudaLaunchKernel", 1, 95, 5, 2).kernel("gemm", 7, 160, 40, 2);
+    b.runtime("cudaLaunchKernel", 1, 170, 5, 3).kernel("ncclKernel_AllReduce_RING_LL_Sum_float", 8, 180, 100, 3);
+    b.runtime("cudaLaunchKernel", 1, 175, 5, 4).gpu("kernel", "gemm", 9, 200, 80, 4, -1, 1);
+    b.runtime("cudaLaunchKernel", 1, 260, 5, 5).kernel("relu", 7, 300, 20, 5);
+    return b.json();
+}
+
+} // namespace
+
+class TestBreakdownReport : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sampleReportIsTheApi();
+    void sharedTracesAreTheApi_data();
+    void sharedTracesAreTheApi();
+    void exposedCommHandComputed();
+};
+
+void TestBreakdownReport::sampleReportIsTheApi()
+{
+    QTemporaryDir dir;
+    const QString sample = QStringLiteral(SYNCSCOPE_SAMPLE_DIR);
+    const Cli c = runCli({"--host", sample + "/sample.et.json.gz", "--device", sample + "/sample.kineto.json.gz",
+                          "--step", "all"},
+                         dir.filePath("r.json"));
+    QCOMPARE(c.code, 0);
+    QVERIFY(c.report.is_object());
+    Diagnostics diag;
+    auto trace = cptest::load((sample + "/sample.kineto.json.gz").toStdString(), diag);
+    QVERIFY(trace);
+    QCOMPARE(c.report["breakdown"], apiWhole(*trace));
+    checkConsistent(c.report["breakdown"], "whole");
+    QVERIFY(c.report["timing"]["breakdown_s"].get<double>() >= 0);
+    QVERIFY(c.report["timing"]["breakdown_steps_s"].get<double>() <= c.report["timing"]["breakdown_s"].get<double>());
+
+    // Steps: the same shape over each step's window; disjoint windows, so their compute
+    // times add up to at most the whole trace's (without HTA's last-step filter).
+    hta::RowOptions keep;
+    keep.dropLastProfilerStep = false;
+    const hta::RowTable all(*trace, keep, diag);
+    const HtaBreakdown full = computeHtaBreakdown(all);
+    const json &steps = c.report["critical_path"]["steps"];
+    QCOMPARE(steps.size(), size_t(3));
+    double compute = 0, exposed = 0;
+    for (const json &st : steps) {
+        const json &b = st["breakdown"];
+        checkConsistent(b, st["name"].get<std::string>());
+        QCOMPARE(st["exposed_comm_us"], b["exposed_comm_us"]);
+        QVERIFY(b["temporal"]["kernel_time_us"].get<double>() <= full.temporal.kernel_time_us);
+        QVERIFY(b["temporal"]["kernel_time_us"].get<double>() > 0);
+        compute += b["temporal"]["compute_time_us"].get<double>();
+        exposed += st["exposed_comm_us"].get<double>();
+    }
+    QVERIFY(compute <= full.temporal.compute_time_us + 1e-6);
+    QVERIFY(exposed <= exposedCommunication(all).exposed_us + 1e-6);
+
+    // Text summary: a line per step and the top kernels.
+    QVERIFY2(c.err.find("comm exposed %") != std::string::npos, c.err.c_str());
+    for (const char *name : {"whole trace", "ProfilerStep#0", "ProfilerStep#2", "top kernels"})
+        QVERIFY2(c.err.find(name) != std::string::npos, name);
+    QVERIFY(c.err.find("sm90_xmma_gemm") != std::string::npos);
+}
+
+void TestBreakdownReport::sharedTracesAreTheApi_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const char *f : {"hta_nccl_data", "hta_cpa_alexnet", "hta_ns_resolution", "hta_amd_mi250_rocm6.2",
+                          "hta_cuda_event_sync_multi_stream"})
+        QTest::newRow(f) << QString("device_only/%1.kineto.json.gz").arg(f);
+}
+
+void TestBreakdownReport::sharedTracesAreTheApi()
+{
+    REQUIRE_SHARED_DATA();
+    QFETCH(QString, file);
+    const std::string path = testutil::sharedData(file.toStdString());
+    QTemporaryDir dir;
+    const Cli c = runCli({"--device", QString::fromStdString(path), "--quiet"}, dir.filePath("r.json"));
+    QVERIFY(c.report.is_object());
+    Diagnostics diag;
+    auto trace = cptest::load(path, diag);
+    QVERIFY(trace);
+    QCOMPARE(c.report["breakdown"], apiWhole(*trace));
+    checkConsistent(c.report["breakdown"], file.toStdString());
+}
+
+void TestBreakdownReport::exposedCommHandComputed()
+{
+    QTemporaryDir dir;
+    const QString tracePath = dir.filePath("inline.json");
+    {
+        std::ofstream(tracePath.toStdString()) << inlineTrace();
+    }
+    const Cli c = runCli({"--device", tracePath, "--step", "all"}, dir.filePath("r.json"));
+    QVERIFY2(c.report.is_object(), c.err.c_str());
+    const json &b = c.report["breakdown"];
+    // HTA's load drops the last step's events (those in [250,500)): GPU 0 comm 100, 20 covered.
+    QCOMPARE(b["comm_time_us"].get<double>(), 100.0);
+    QCOMPARE(b["exposed_comm_us"].get<double>(), 80.0);
+    // HTA's overlap takes every stream of the rank, GPU 1's gemm too: 100 %, where the
+    // exposed time (per GPU, TraceLens) still counts the 80 µs GPU 0 had no compute for.
+    QCOMPARE(b["comm_comp_overlap_pct"].get<double>(), 100.0);
+    const json &steps = c.report["critical_path"]["steps"];
+    QCOMPARE(steps.size(), size_t(2));
+    QCOMPARE(steps[0]["exposed_comm_us"].get<double>(), 80.0);
+    QCOMPARE(steps[0]["breakdown"]["comm_time_us"].get<double>(), 100.0);
+    // Step 1: one relu, no communication: exposed 0, HTA's overlap 0/0 -> null.
+    QCOMPARE(steps[1]["exposed_comm_us"].get<double>(), 0.0);
+    QVERIFY(steps[1]["breakdown"]["comm_comp_overlap_pct"].is_null());
+    QCOMPARE(steps[1]["breakdown"]["temporal"]["compute_time_us"].get<double>(), 20.0);
+    checkConsistent(steps[0]["breakdown"], "step 0");
+    checkConsistent(steps[1]["breakdown"], "step 1");
+}
+
+QTEST_GUILESS_MAIN(TestBreakdownReport)
+#include "tst_breakdownreport.moc"
