@@ -97,11 +97,26 @@ class TestBreakdownReport : public QObject
 {
     Q_OBJECT
 private slots:
+    void plainRunSkipsTheBreakdowns();
     void sampleReportIsTheApi();
     void sharedTracesAreTheApi_data();
     void sharedTracesAreTheApi();
     void exposedCommHandComputed();
 };
+
+// A plain run (no report, no --step all) does not pay for the breakdowns: its summary has none.
+void TestBreakdownReport::plainRunSkipsTheBreakdowns()
+{
+    const QString sample = QStringLiteral(SYNCSCOPE_SAMPLE_DIR);
+    QProcess p;
+    p.start(QStringLiteral(SYNCSCOPE_BINARY), {"--batch", "--host", sample + "/sample.et.json.gz", "--device",
+                                                sample + "/sample.kineto.json.gz"});
+    QVERIFY(p.waitForFinished(300000));
+    QCOMPARE(p.exitCode(), 0);
+    const std::string err = p.readAllStandardError().toStdString();
+    QVERIFY2(err.find("critical path") != std::string::npos, err.c_str());
+    QVERIFY2(err.find("top kernels") == std::string::npos, err.c_str());
+}
 
 void TestBreakdownReport::sampleReportIsTheApi()
 {
