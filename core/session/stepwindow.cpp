@@ -33,7 +33,7 @@ CriticalPathResult stepNotFound(const KinetoTrace &trace, const AnalysisRequest 
     out.window.instanceCount = static_cast<int>(stepCount);
     std::string asked = std::to_string(request.stepFirst);
     if (request.stepLast >= 0 && request.stepLast != request.stepFirst)
-        asked += "," + std::to_string(request.stepLast);
+        asked.append(",").append(std::to_string(request.stepLast)); // (gcc 12's -Wrestrict misfires on "," + string&&)
     out.reason = "--step " + asked + ": " + why + "; the steps are " + stepNamesText(trace);
     diag.error("cpa.step_not_found", trace.path + ": " + out.reason, trace.path);
     return out;
@@ -186,11 +186,11 @@ std::string windowText(const Analysis &a)
         const int64_t first = profilerStepNumber(nameAt(w.instanceFirst));
         const int64_t last = profilerStepNumber(nameAt(w.instanceLast));
         std::string s = nameAt(w.instanceFirst);
-        std::string option = first >= 0 ? "--step " + std::to_string(first) : std::string("the first step");
+        std::string option = first >= 0 ? std::string("--step ").append(std::to_string(first)) : std::string("the first step");
         if (w.instanceLast != w.instanceFirst) {
             s += " .. " + nameAt(w.instanceLast);
             if (first >= 0 && last >= 0)
-                option += "," + std::to_string(last);
+                option.append(",").append(std::to_string(last));
         }
         return s + (w.instanceLast != w.instanceFirst ? ", whole steps, " : ", whole step, ") +
                (a.windowByDefault ? "default " : "") + option;
