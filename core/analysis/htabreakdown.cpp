@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/htabreakdown.h"
 
+#include "analysis/intervals.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -21,47 +23,6 @@ double npRound(double x, int decimals)
 {
     const double scale = decimals == 1 ? 10.0 : 100.0;
     return std::nearbyint(x * scale) / scale;
-}
-
-struct Interval {
-    double ts, end;
-};
-
-// hta/utils/utils.py merge_kernel_intervals: sorted by start, an interval joins the
-// group while it starts at or before the running maximum end (touching ones merge).
-std::vector<Interval> mergeIntervals(std::vector<Interval> v)
-{
-    std::sort(v.begin(), v.end(), [](const Interval &a, const Interval &b) { return a.ts < b.ts; });
-    std::vector<Interval> out;
-    for (const Interval &iv : v) {
-        if (!out.empty() && !(iv.ts > out.back().end))
-            out.back().end = std::max(out.back().end, iv.end);
-        else
-            out.push_back(iv);
-    }
-    return out;
-}
-
-double totalLength(const std::vector<Interval> &v)
-{
-    double s = 0;
-    for (const Interval &iv : v)
-        s += iv.end - iv.ts;
-    return s;
-}
-
-// Length of the intersection of two merged (disjoint, sorted) interval lists.
-double overlapLength(const std::vector<Interval> &a, const std::vector<Interval> &b)
-{
-    double s = 0;
-    size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const double lo = std::max(a[i].ts, b[j].ts), hi = std::min(a[i].end, b[j].end);
-        if (hi > lo)
-            s += hi - lo;
-        (a[i].end < b[j].end) ? ++i : ++j;
-    }
-    return s;
 }
 
 struct GpuRow {

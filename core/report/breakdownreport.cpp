@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/breakdownreport.h"
 
+#include "analysis/intervals.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,44 +15,6 @@ namespace syncscope {
 using ojson = nlohmann::ordered_json;
 
 namespace {
-
-struct Iv {
-    double ts, end;
-};
-
-std::vector<Iv> merged(std::vector<Iv> v)
-{
-    std::sort(v.begin(), v.end(), [](const Iv &a, const Iv &b) { return a.ts < b.ts; });
-    std::vector<Iv> out;
-    for (const Iv &iv : v) {
-        if (!out.empty() && !(iv.ts > out.back().end))
-            out.back().end = std::max(out.back().end, iv.end);
-        else
-            out.push_back(iv);
-    }
-    return out;
-}
-
-double length(const std::vector<Iv> &v)
-{
-    double s = 0;
-    for (const Iv &iv : v)
-        s += iv.end - iv.ts;
-    return s;
-}
-
-double overlap(const std::vector<Iv> &a, const std::vector<Iv> &b)
-{
-    double s = 0;
-    size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const double lo = std::max(a[i].ts, b[j].ts), hi = std::min(a[i].end, b[j].end);
-        if (hi > lo)
-            s += hi - lo;
-        (a[i].end < b[j].end) ? ++i : ++j;
-    }
-    return s;
-}
 
 ojson num(double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); }
 
@@ -144,7 +108,7 @@ ExposedComm exposedCommunication(const hta::RowTable &rows)
 {
     const KinetoTrace &trace = rows.trace();
     struct Gpu {
-        std::vector<Iv> comm, comp, mem;
+        std::vector<Interval> comm, comp, mem;
     };
     std::map<int64_t, Gpu> gpus; // by pid
     std::vector<int8_t> typeOf(trace.strings.size(), -1);
@@ -156,7 +120,7 @@ ExposedComm exposedCommunication(const hta::RowTable &rows)
         if (type < 0)
             type = static_cast<int8_t>(htaKernelType(trace.strings.view(e.name)));
         Gpu &g = gpus[e.pid];
-        const Iv iv{rows.ts(i), rows.end(i)};
+        const Interval iv{rows.ts(i), rows.end(i)};
         switch (static_cast<HtaKernelType>(type)) {
         case HtaKernelType::Communication: g.comm.push_back(iv); break;
         case HtaKernelType::Computation: g.comp.push_back(iv); break;
@@ -166,11 +130,11 @@ ExposedComm exposedCommunication(const hta::RowTable &rows)
     }
     ExposedComm out;
     for (auto &[pid, g] : gpus) {
-        const std::vector<Iv> comm = merged(std::move(g.comm));
-        const double c = length(comm);
+        const std::vector<Interval> comm = mergeIntervals(std::move(g.comm));
+        const double c = totalLength(comm);
         out.comm_us += c;
-        out.exposed_us += c - overlap(comm, merged(std::move(g.comp)));
-        out.memcpy_us += length(merged(std::move(g.mem)));
+        out.exposed_us += c - overlapLength(comm, mergeIntervals(std::move(g.comp)));
+        out.memcpy_us += totalLength(mergeIntervals(std::move(g.mem)));
     }
     return out;
 }
