@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "analysis/htabreakdown.h"
 
+#include "analysis/gapcauses.h"
 #include "analysis/intervals.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <map>
 
 namespace syncscope {
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
@@ -156,62 +154,25 @@ void aggregateKernels(const std::map<std::string, std::vector<double>> &byName, 
     }
 }
 
-bool isIdleKernelCat(std::string_view cat)
-{
-    static constexpr std::array<std::string_view, 7> cats = {"kernel", "Kernel",     "gpu_memset",     "Memset",
-                                                             "gpu_memcpy", "Memcpy", "mtia_ccp_events"};
-    return std::find(cats.begin(), cats.end(), cat) != cats.end();
-}
-
-// get_idle_time_breakdown for all streams of the rank.
+// get_idle_time_breakdown for all streams of the rank: the sums of idleGaps (gapcauses.h,
+// the one classifier, also drawn on the timeline).
 std::vector<HtaIdleTimeRow> idleTime(const hta::RowTable &rows, const std::vector<uint32_t> &order,
                                      const HtaBreakdownOptions &options)
 {
-    const KinetoTrace &trace = rows.trace();
-    // HTA joins ts_runtime on index_correlation; 0 ("no partner") joins HTA's row 0.
-    int64_t firstParsed = -1;
-    for (uint32_t i = 0; i < rows.eventCount() && firstParsed < 0; ++i)
-        if (rows.isParsed(i))
-            firstParsed = i;
-    auto runtimeTs = [&](uint32_t i) {
-        const int32_t k = rows.indexCorr(i);
-        const int64_t r = k > 0 ? k : (k == 0 ? firstParsed : -1);
-        return r >= 0 && rows.isLoaded(static_cast<uint32_t>(r)) ? rows.ts(static_cast<uint32_t>(r)) : kNaN;
-    };
-    std::vector<int64_t> streams;
-    std::map<int64_t, std::vector<uint32_t>> byStream;
-    for (uint32_t i : order) {
-        const KinetoEvent &e = trace.events[i];
-        if (rows.stream(i) == -1 || e.cat == kNoString || !isIdleKernelCat(trace.strings.view(e.cat)))
-            continue;
-        auto &v = byStream[rows.stream(i)];
-        if (v.empty())
-            streams.push_back(rows.stream(i));
-        v.push_back(i);
-    }
     static constexpr std::array<const char *, 3> names = {"host_wait", "kernel_wait", "other"};
     std::vector<HtaIdleTimeRow> out;
-    for (int64_t stream : streams) {
-        std::vector<uint32_t> &v = byStream[stream];
-        std::stable_sort(v.begin(), v.end(), [&](uint32_t a, uint32_t b) { return rows.ts(a) < rows.ts(b); });
+    for (const StreamIdleGaps &s : idleGaps(rows, order, IdleGapOptions{options.consecutive_kernel_delay})) {
         std::array<double, 3> sum{0, 0, 0};
-        std::array<bool, 3> present{false, false, false};
-        for (size_t j = 0; j < v.size(); ++j) {
-            const double prevEnd = j == 0 ? kNaN : rows.end(v[j - 1]);
-            const double gap = rows.ts(v[j]) - prevEnd;
-            int cat = 2;
-            if (runtimeTs(v[j]) > prevEnd)
-                cat = 0;
-            else if (gap < options.consecutive_kernel_delay)
-                cat = 1;
+        std::array<bool, 3> present{false, false, true}; // the first row is "other", with no gap
+        for (const IdleGap &g : s.gaps) {
+            const size_t cat = static_cast<size_t>(g.cause);
             present[cat] = true;
-            if (!std::isnan(gap))
-                sum[cat] += gap;
+            sum[cat] += g.endUs - g.startUs;
         }
         const double total = sum[0] + sum[1] + sum[2];
-        for (int c = 0; c < 3; ++c)
+        for (size_t c = 0; c < 3; ++c)
             if (present[c])
-                out.push_back({stream, names[c], npRound(sum[c], 2), npRound(sum[c] / total, 2)});
+                out.push_back({s.stream, names[c], npRound(sum[c], 2), npRound(sum[c] / total, 2)});
     }
     return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "report/breakdownreport.h"
 
+#include "analysis/gapcauses.h"
 #include "analysis/intervals.h"
 
 #include <algorithm>
@@ -106,35 +107,13 @@ KinetoTrace clipTrace(const KinetoTrace &t, const TsIndex &index, double startUs
 
 ExposedComm exposedCommunication(const hta::RowTable &rows)
 {
-    const KinetoTrace &trace = rows.trace();
-    struct Gpu {
-        std::vector<Interval> comm, comp, mem;
-    };
-    std::map<int64_t, Gpu> gpus; // by pid
-    std::vector<int8_t> typeOf(trace.strings.size(), -1);
-    for (uint32_t i = 0; i < rows.eventCount(); ++i) {
-        if (!rows.isLoaded(i) || rows.stream(i) == -1)
-            continue;
-        const KinetoEvent &e = trace.events[i];
-        int8_t &type = typeOf[e.name];
-        if (type < 0)
-            type = static_cast<int8_t>(htaKernelType(trace.strings.view(e.name)));
-        Gpu &g = gpus[e.pid];
-        const Interval iv{rows.ts(i), rows.end(i)};
-        switch (static_cast<HtaKernelType>(type)) {
-        case HtaKernelType::Communication: g.comm.push_back(iv); break;
-        case HtaKernelType::Computation: g.comp.push_back(iv); break;
-        case HtaKernelType::Memory: g.mem.push_back(iv); break;
-        case HtaKernelType::Other: break;
-        }
-    }
+    // The sums of the intervals the timeline draws (gapcauses.h).
     ExposedComm out;
-    for (auto &[pid, g] : gpus) {
-        const std::vector<Interval> comm = mergeIntervals(std::move(g.comm));
-        const double c = totalLength(comm);
-        out.comm_us += c;
-        out.exposed_us += c - overlapLength(comm, mergeIntervals(std::move(g.comp)));
-        out.memcpy_us += totalLength(mergeIntervals(std::move(g.mem)));
+    for (const GpuExposedComm &g : exposedCommIntervals(rows)) {
+        out.comm_us += g.comm_us;
+        for (const ExposedInterval &iv : g.exposed)
+            out.exposed_us += iv.endUs - iv.startUs;
+        out.memcpy_us += g.memcpy_us;
     }
     return out;
 }
