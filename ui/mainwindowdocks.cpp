@@ -6,6 +6,7 @@
 #include "document/jobdocument.h"
 #include "job/joboverview.h"
 #include "panels/aggregatepanel.h"
+#include "panels/breakdownpanel.h"
 #include "panels/collectivespanel.h"
 #include "panels/criticalpathpanel.h"
 #include "panels/detailspanel.h"
@@ -40,6 +41,9 @@ void MainWindow::createDocks()
     m_syncDock = dock(tr("Sync waits"), QStringLiteral("syncwaits"), m_syncWaits, Qt::BottomDockWidgetArea);
     m_areaDock = dock(tr("Area selection"), QStringLiteral("area"), m_area, Qt::BottomDockWidgetArea);
     m_diagDock = dock(tr("Diagnostics"), QStringLiteral("diagnostics"), m_diagnostics, Qt::BottomDockWidgetArea);
+    // The pair's GPU time breakdowns (issue 25): the panel follows the pair document itself.
+    QDockWidget *breakdown = dock(tr("Breakdown"), QStringLiteral("breakdown"), new BreakdownPanel(m_pair, this),
+                                  Qt::BottomDockWidgetArea);
     m_ranksDock = dock(tr("Ranks"), QStringLiteral("ranks"), m_job->rankTable(), Qt::BottomDockWidgetArea);
     m_collectivesDock = dock(tr("Collectives"), QStringLiteral("collectives"), m_job->collectivesPanel(),
                              Qt::BottomDockWidgetArea);
@@ -47,7 +51,7 @@ void MainWindow::createDocks()
     // Above the timeline: every rank in one pixel row (or a waits heatmap), 8 to 1,024 ranks.
     m_overviewDock = dock(tr("Job overview"), QStringLiteral("joboverview"), m_job->overview(), Qt::TopDockWidgetArea);
     tabifyDockWidget(m_cpDock, m_whatIfDock);
-    for (QDockWidget *d : {m_syncDock, m_areaDock, m_diagDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
+    for (QDockWidget *d : {m_syncDock, m_areaDock, breakdown, m_diagDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
         tabifyDockWidget(m_searchDock, d);
     for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock, m_overviewDock})
         d->hide(); // shown while a job is open
@@ -83,6 +87,7 @@ void MainWindow::resetLayout()
         {m_detailsDock, Qt::RightDockWidgetArea}, {m_cpDock, Qt::RightDockWidgetArea},
         {m_whatIfDock, Qt::RightDockWidgetArea},  {m_searchDock, Qt::BottomDockWidgetArea},
         {m_syncDock, Qt::BottomDockWidgetArea},   {m_areaDock, Qt::BottomDockWidgetArea},
+        {dock(QStringLiteral("breakdown")), Qt::BottomDockWidgetArea},
         {m_diagDock, Qt::BottomDockWidgetArea},   {m_ranksDock, Qt::BottomDockWidgetArea},
         {m_collectivesDock, Qt::BottomDockWidgetArea}, {m_jobSearchDock, Qt::BottomDockWidgetArea},
         {m_overviewDock, Qt::TopDockWidgetArea}};
@@ -91,7 +96,8 @@ void MainWindow::resetLayout()
         d->show();
     }
     tabifyDockWidget(m_cpDock, m_whatIfDock);
-    for (QDockWidget *d : {m_syncDock, m_areaDock, m_diagDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
+    for (QDockWidget *d : {m_syncDock, m_areaDock, dock(QStringLiteral("breakdown")), m_diagDock, m_ranksDock,
+                           m_collectivesDock, m_jobSearchDock})
         tabifyDockWidget(m_searchDock, d);
     m_cpDock->raise();
     updateJobWidgets(); // the job docks only while a job is open

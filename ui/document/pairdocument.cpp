@@ -49,6 +49,7 @@ void PairDocument::close()
     m_steps.clear();
     m_highlight.clear();
     m_haveLastRequest = false;
+    Q_EMIT analysisChanged();
 }
 
 void PairDocument::reload()
@@ -76,6 +77,7 @@ void PairDocument::onTimelineReady(std::shared_ptr<TimelineModel> model)
     m_ws.criticalPath->setBusy(tr("Computing the critical path\u2026"));
     m_ws.syncWaits->setSources(nullptr, nullptr);
     m_ws.whatIf->setContext(nullptr, nullptr);
+    Q_EMIT analysisChanged();
     Q_EMIT timelineShown(m_loading.label());
     Q_EMIT statusChanged(tr("%1 ops on the timeline; analysing\u2026").arg(QLocale().toString(qint64(model->layout.itemCount))));
     Q_EMIT exportsChanged();
@@ -85,6 +87,7 @@ void PairDocument::reportFailure(const Analysis &a)
 {
     const bool cancelled = a.diagnostics.find("load.cancelled") != nullptr;
     m_analysis.reset();
+    Q_EMIT analysisChanged();
     if (cancelled) {
         const QString resume = QKeySequence(QKeySequence::Refresh).toString(QKeySequence::NativeText);
         Q_EMIT statusChanged(tr("Loading was cancelled. File \u25b8 Reload (%1) loads the pair again.").arg(resume));
@@ -142,6 +145,7 @@ void PairDocument::onFinished(std::shared_ptr<LoadResult> result)
     if (step >= 0 && step + 1 == static_cast<int>(m_steps.size()) && a.request.mode != LinkMode::Chakra && cp &&
         !cp->window.profilerSteps)
         showStep(step, step);
+    Q_EMIT analysisChanged(); // after the automatic last-step path: the breakdowns start on the whole trace
     Q_EMIT opened({QString::fromStdString(a.hostPath), QString::fromStdString(a.devicePath)});
     if (a.diagnostics.count(Severity::Error) > 0)
         Q_EMIT diagnosticsWanted();
@@ -235,6 +239,7 @@ void PairDocument::showStep(int first, int last)
     m_cpFirst = first;
     m_cpLast = last;
     showStepRange(first, last); // the view moves at once; the path follows
+    Q_EMIT stepShown(first, last);
     m_ws.criticalPath->setBusy(tr("Computing the critical path\u2026"));
     const quint64 generation = ++m_stepGeneration;
     auto analysis = m_analysis;

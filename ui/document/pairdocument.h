@@ -56,6 +56,12 @@ public:
     QString exportStartPath(ExportKind kind) const;
     void exportTo(ExportKind kind, const QString &path);
 
+Q_SIGNALS:
+    // analysis() changed: a load finished, or the data was dropped (close, reload, failure).
+    void analysisChanged();
+    // showStep() was called: the step selector now shows steps [first, last].
+    void stepShown(int first, int last);
+
 private:
     void onTimelineReady(std::shared_ptr<TimelineModel> model);
     void onFinished(std::shared_ptr<LoadResult> result);
