@@ -230,8 +230,9 @@ void MainWindow::createViewMenu()
     reset->setObjectName(QStringLiteral("resetLayout"));
     reset->setToolTip(tr("Every dock back in its place, at the default sizes for this window"));
     QMenu *docks = view->addMenu(tr("&Docks"));
-    for (QDockWidget *d : {m_detailsDock, m_cpDock, m_whatIfDock, m_searchDock, m_syncDock, m_areaDock, m_diagDock,
-                           m_overviewDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
+    for (QDockWidget *d : {m_detailsDock, m_cpDock, m_whatIfDock, m_searchDock, m_syncDock, m_areaDock,
+                           dock(QStringLiteral("breakdown")), m_diagDock, m_overviewDock, m_ranksDock, m_collectivesDock,
+                           m_jobSearchDock})
         docks->addAction(d->toggleViewAction());
 }
 

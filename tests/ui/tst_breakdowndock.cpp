@@ -20,6 +20,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -35,6 +36,7 @@ class TestBreakdownDock : public QObject
 private Q_SLOTS:
     void initTestCase();
     void cleanup();
+    void dockIsRegistered();
     void splitOfAnInlineTrace();
     void wholeTraceIsTheReportsBreakdown();
     void everyStepHasABarSummingTo100();
@@ -129,6 +131,27 @@ BreakdownPanel *TestBreakdownDock::panel() const
 {
     QDockWidget *d = m_w->dock(QStringLiteral("breakdown"));
     return d ? qobject_cast<BreakdownPanel *>(d->widget()) : nullptr;
+}
+
+// A bottom tab beside Search (the timeline keeps its width), in View > Docks, back after Reset layout.
+void TestBreakdownDock::dockIsRegistered()
+{
+    QVERIFY(open());
+    QDockWidget *d = m_w->dock(QStringLiteral("breakdown"));
+    QCOMPARE(m_w->dockWidgetArea(d), Qt::BottomDockWidgetArea);
+    QVERIFY(m_w->tabifiedDockWidgets(m_w->dock(QStringLiteral("search"))).contains(d));
+    QAction *toggle = nullptr;
+    for (QMenu *menu : m_w->findChildren<QMenu *>())
+        if (menu->title() == QStringLiteral("&Docks"))
+            for (QAction *a : menu->actions())
+                if (a == d->toggleViewAction())
+                    toggle = a;
+    QVERIFY(toggle);
+    toggle->trigger();
+    QVERIFY(d->isHidden());
+    m_w->resetLayout();
+    QVERIFY(!d->isHidden());
+    QVERIFY(m_w->tabifiedDockWidgets(m_w->dock(QStringLiteral("search"))).contains(d));
 }
 
 void TestBreakdownDock::splitOfAnInlineTrace()
