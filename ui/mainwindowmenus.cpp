@@ -22,6 +22,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QToolBar>
 #include <QToolButton>
@@ -170,6 +171,35 @@ void MainWindow::createViewMenu()
     wheelZooms->setChecked(TimelinePlot::wheelZooms());
     wheelZooms->setToolTip(tr("The plain wheel zooms and Shift+wheel scrolls the lanes (off: the wheel scrolls, Ctrl+wheel zooms)"));
     connect(wheelZooms, &QAction::toggled, this, [](bool on) { TimelinePlot::setWheelZooms(on); });
+    // Breakdown overlays (docs/breakdowns.md, "On the timeline"), saved in the settings.
+    // Idle gaps fill every GPU lane, so they are off until asked for; exposed communication
+    // only marks NCCL kernels (nothing on a single-GPU trace), so it is on.
+    const struct {
+        TimelinePlot::Overlay which;
+        const char *name, *key;
+        bool byDefault;
+        QString text, tip;
+    } overlays[] = {
+        {TimelinePlot::Overlay::IdleGaps, "idleGaps", "view/idleGaps", false, tr("&Idle gaps by cause"),
+         tr("GPU lanes: the idle time between kernels, coloured by HTA's cause (host wait, kernel wait, other)")},
+        {TimelinePlot::Overlay::ExposedComm, "exposedComm", "view/exposedComm", true, tr("E&xposed communication"),
+         tr("Communication lanes: the time no computation kernel of the GPU overlaps (TraceLens' exposed "
+            "communication), hatched orange")},
+    };
+    for (const auto &o : overlays) {
+        QAction *a = view->addAction(o.text);
+        a->setObjectName(QLatin1String(o.name));
+        a->setCheckable(true);
+        a->setToolTip(o.tip);
+        a->setChecked(QSettings().value(QLatin1String(o.key), o.byDefault).toBool());
+        plot->setOverlayShown(o.which, a->isChecked());
+        const TimelinePlot::Overlay which = o.which;
+        const QString key = QLatin1String(o.key);
+        connect(a, &QAction::toggled, this, [plot, which, key](bool on) {
+            plot->setOverlayShown(which, on);
+            QSettings().setValue(key, on);
+        });
+    }
     QMenu *theme = view->addMenu(tr("&Theme"));
     auto *themeGroup = new QActionGroup(this);
     const std::pair<QString, ThemeChoice> themes[] = {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timelineplot.h"
 
+#include "gaplayer.h"
 #include "timeaxisticker.h"
 #include "timelinelayers.h"
 #include "density.h"
@@ -35,6 +36,7 @@ TimelinePlot::TimelinePlot(QWidget *parent)
     axisRect()->setAutoMargins(QCP::msTop);
     axisRect()->setMargins(QMargins(m_labelWidth, 0, 6, 2));
     m_boxLayer = new BoxLayer(this, QStringLiteral("main"));
+    m_gapLayer = new GapLayer(this, QStringLiteral("main")); // over the boxes, under the arrows
     m_edgeLayer = new EdgeLayer(this, QStringLiteral("main"));
     m_labelLayer = new LaneLabelLayer(this, QStringLiteral("overlay"));
     m_overlayLayer = new OverlayLayer(this, QStringLiteral("overlay"));
@@ -55,6 +57,7 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     m_rankExpanded.clear();
     m_partOrder.clear();
     m_hoverCollective = -1;
+    resetBreakdownOverlay();
     // Jobs: tighter rows, so 8 folded ranks fit one screen.
     m_rowHeight = QFontMetrics(font()).height() + (m_model && m_model->isJob() ? 3 : 6);
     m_collapsed.assign(m_model ? m_model->layout.groups.size() : 0, false);

@@ -33,8 +33,10 @@ namespace syncscope::ui {
 
 class BoxLayer;
 class EdgeLayer;
+class GapLayer;
 class LaneLabelLayer;
 class OverlayLayer;
+struct TimelineOverlay;
 
 struct PaintStats {
     size_t boxes = 0, foldedBoxes = 0, labels = 0;
@@ -46,6 +48,7 @@ struct PaintStats {
     size_t ghosts = 0;                          // projected (what-if) outlines drawn
     size_t waitParts = 0;                       // job: hatched collective waits drawn
     size_t linkedOutlines = 0;                  // job: kernels of the selected collective outlined
+    size_t gapBars = 0, exposedBands = 0;       // breakdown overlays drawn (gaplayer.h)
 };
 
 // What-if: how far each op's start and end move (ns), per traceEvents index.
@@ -143,8 +146,18 @@ public:
     const TimelineColors &colors() const { return m_colors; }
     void setColors(const TimelineColors &colors);
     void setLabelWidth(int px);
+    // Breakdown overlays (View menu, gaplayer.cpp): idle gaps by HTA cause on the GPU
+    // lanes, exposed communication on the communication lanes. Built in a worker, once
+    // per model, the first time one is shown; single pairs only.
+    enum class Overlay { IdleGaps, ExposedComm };
+    void setOverlayShown(Overlay which, bool on);
+    bool overlayShown(Overlay which) const;
+    std::shared_ptr<const TimelineOverlay> breakdownOverlay() const { return m_breakdownOverlay; }
+    // What the overlay says at a widget position ("" if nothing); `event`: the op there, -1 if none.
+    QString overlayToolTip(const QPoint &pos, qint64 event) const;
 
 Q_SIGNALS:
+    void breakdownOverlayReady();
     void rangeChanged();
     void scrollChanged(int y);
     void contentHeightChanged(int height);
@@ -165,6 +178,7 @@ protected:
 private:
     friend class BoxLayer;
     friend class EdgeLayer;
+    friend class GapLayer;
     friend class LaneLabelLayer;
     friend class OverlayLayer;
 
@@ -177,6 +191,8 @@ private:
     int contentY(int widgetY) const;     // widget y -> content y
     int widgetY(int contentY) const;
     void toggleGroupAt(const QPoint &pos);
+    void requestBreakdownOverlay();
+    void resetBreakdownOverlay(); // a new model
 
     std::shared_ptr<TimelineModel> m_model;
     std::shared_ptr<const ProjectedShifts> m_projection;
@@ -186,6 +202,7 @@ private:
     EdgeToggles *m_toggles;
     ZoomHistory *m_history;
     BoxLayer *m_boxLayer;
+    GapLayer *m_gapLayer;
     EdgeLayer *m_edgeLayer;
     LaneLabelLayer *m_labelLayer;
     OverlayLayer *m_overlayLayer;
@@ -196,6 +213,10 @@ private:
     std::map<int64_t, bool> m_rankExpanded; // job: by rank number, so it survives new models
     std::vector<uint32_t> m_partOrder;
     int64_t m_hoverCollective = -1;
+    std::shared_ptr<const TimelineOverlay> m_breakdownOverlay;
+    const TimelineModel *m_overlayModel = nullptr; // the model the overlay (or its worker) is for
+    quint64 m_overlayGeneration = 0;
+    bool m_showGaps = false, m_showExposed = false;
     int m_scrollY = 0;
     int m_rowHeight = 20;
     int m_labelWidth = 230;

@@ -109,7 +109,11 @@ void TimelinePlot::mouseMoveEvent(QMouseEvent *event)
             else if (mark && mark->waitNs > 0)
                 text += tr("\nwaited %1 for the last arrival (hatched)")
                             .arg(QString::fromStdString(formatDuration(mark->waitNs)));
+            if (const QString overlay = overlayToolTip(pos, ev); !overlay.isEmpty())
+                text += QStringLiteral("\n") + overlay;
             QToolTip::showText(event->globalPosition().toPoint(), text, this);
+        } else if (const QString overlay = overlayToolTip(pos, -1); !overlay.isEmpty()) {
+            QToolTip::showText(event->globalPosition().toPoint(), overlay, this); // an idle gap
         } else {
             QToolTip::hideText();
         }
