@@ -19,6 +19,7 @@
 
 #include <QComboBox>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QSignalSpy>
@@ -179,6 +180,12 @@ void TestBreakdownDock::splitOfAnInlineTrace()
         QCOMPARE(barValue(chart, p, 0), s.pct(p));
     QVERIFY2(panel()->summaryLabel()->text().contains(QStringLiteral("exposed comm 23.8 %")),
              qPrintable(panel()->summaryLabel()->text()));
+    // The NCCL stream has one kernel: its idle ratio is 0/0 (NaN in HTA), shown as a dash.
+    const BreakdownTableModel *idle = panel()->tableModel(IdleTable);
+    bool dash = false;
+    for (int r = 0; r < idle->rowCount(); ++r)
+        dash |= idle->cell(r, 3).text == QStringLiteral("\u2014");
+    QVERIFY(dash);
 }
 
 void TestBreakdownDock::wholeTraceIsTheReportsBreakdown()
@@ -222,6 +229,10 @@ void TestBreakdownDock::wholeTraceIsTheReportsBreakdown()
     // One GPU: the clamps do not bind; the parts are the exposed and the hidden communication.
     QVERIFY(qAbs(s.us[BreakdownSplit::ExposedComm] - expected.whole.comm.exposed_us) < 1e-9);
     QVERIFY(qAbs(s.us[BreakdownSplit::OverlappedComm] - (expected.whole.comm.comm_us - expected.whole.comm.exposed_us)) < 1e-9);
+    // Number columns sized to their content, the name column takes the rest.
+    const QHeaderView *header = p->table(TopKernelsTable)->horizontalHeader();
+    QCOMPARE(header->sectionResizeMode(2), QHeaderView::ResizeToContents);
+    QCOMPARE(header->sectionResizeMode(kTopKernelsNameColumn), QHeaderView::Stretch);
     // Ctrl+C copies the selected rows with their headers.
     p->tabs()->setCurrentIndex(TemporalTable);
     p->table(TemporalTable)->selectRow(1);
