@@ -62,6 +62,13 @@ uint32_t eventFrom(const LaneRow &row, int64_t t)
     return row.event[std::min(i, row.size() - 1)];
 }
 
+// The event of a layout row that starts at or before t (the one holding t, in a row).
+uint32_t eventHolding(const LaneRow &row, int64_t t)
+{
+    const size_t i = size_t(std::upper_bound(row.start.begin(), row.start.end(), t) - row.start.begin());
+    return row.event[i > 0 ? i - 1 : 0];
+}
+
 } // namespace
 
 class TestGapOverlay : public QObject
@@ -70,6 +77,7 @@ class TestGapOverlay : public QObject
 private Q_SLOTS:
     void initTestCase();
     void inlineOverlay();
+    void lastStepHasItsGaps();
     void togglesAndTooltipOnRealPair();
 };
 
@@ -119,6 +127,30 @@ void TestGapOverlay::inlineOverlay()
     QVERIFY(overlayAt(overlay->gaps[size_t(row)], 100000, 0) == nullptr); // inside gemm 2
 }
 
+// HTA's load drops the last ProfilerStep; the timeline keeps it, so that step has its gaps.
+void TestGapOverlay::lastStepHasItsGaps()
+{
+    testutil::KinetoBuilder b;
+    b.annotation("ProfilerStep#1", 1, 50, 200).annotation("ProfilerStep#2", 1, 250, 200);
+    b.runtime("cudaLaunchKernel", 1, 60, 5, 1).kernel("gemm", 7, 100, 20, 1);
+    b.runtime("cudaLaunchKernel", 1, 70, 5, 2).kernel("gemm", 7, 150, 20, 2);  // other (30 µs)
+    b.runtime("cudaLaunchKernel", 1, 260, 5, 3).kernel("gemm", 7, 300, 20, 3); // host wait
+    b.runtime("cudaLaunchKernel", 1, 270, 5, 4).kernel("gemm", 7, 330, 10, 4); // kernel wait
+    auto trace = uitest::loadKineto(b.json());
+    QVERIFY(trace);
+    Diagnostics diag;
+    const hta::RowTable htaLoad(*trace, hta::RowOptions{}, diag);
+    QVERIFY(htaLoad.lastStepFiltered());
+    const std::vector<StreamIdleGaps> filtered = idleGaps(htaLoad);
+    QCOMPARE(filtered.size(), size_t(1));
+    QCOMPARE(filtered[0].gaps.size(), size_t(1));
+    const auto overlay = buildTimelineOverlay(*buildTimelineModel(trace));
+    QCOMPARE(overlay->gapCount, size_t(3));
+    QCOMPARE(overlay->gapNs[int(OverlayKind::OtherIdle)], 30000.0);
+    QCOMPARE(overlay->gapNs[int(OverlayKind::HostWait)], 130000.0);
+    QCOMPARE(overlay->gapNs[int(OverlayKind::KernelWait)], 10000.0);
+}
+
 void TestGapOverlay::togglesAndTooltipOnRealPair()
 {
     MainWindow w;
@@ -152,8 +184,13 @@ void TestGapOverlay::togglesAndTooltipOnRealPair()
     // Exposed communication (on by default) shows on an NCCL lane, and goes with the toggle.
     const auto [exRow, exIndex] = longest(overlay->exposed);
     QVERIFY(exRow >= 0);
-    plot->revealEvent(eventFrom(model.layout.rows[size_t(exRow)], overlay->exposed[size_t(exRow)].spans[exIndex].startNs));
+    const uint32_t comm = eventHolding(model.layout.rows[size_t(exRow)], overlay->exposed[size_t(exRow)].spans[exIndex].startNs);
+    plot->revealEvent(comm);
     QVERIFY(paint().exposedBands > 0);
+    const QPoint onComm = plot->eventPoint(comm);
+    QCOMPARE(plot->eventAt(onComm), qint64(comm));
+    const QString commTip = plot->overlayToolTip(onComm, qint64(comm));
+    QVERIFY2(commTip.startsWith(QStringLiteral("exposed communication: ")), qPrintable(commTip));
     QCOMPARE(paint().gapBars, size_t(0));
     exposedAction->setChecked(false);
     QCOMPARE(paint().exposedBands, size_t(0));
