@@ -165,8 +165,9 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
     ctx.exitCode = code;
     // One computation for the report and the summary; the summary shows it with the
     // per-step table (--step all) only, so a plain run keeps its speed.
-    if (args.has("--report") || (!quiet && !a.steps.empty()))
-        ctx.breakdown = std::make_shared<const ReportBreakdown>(computeReportBreakdown(a));
+    // (The pipeline computed them: AnalysisRequest::breakdowns, set by buildCliRequest.)
+    if (a.breakdown && (args.has("--report") || (!quiet && !a.steps.empty())))
+        ctx.breakdown = a.breakdown;
     ctx.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args.has("--report")) {
         try {

@@ -215,7 +215,8 @@ HtaBreakdown computeHtaBreakdown(const hta::RowTable &rows, const HtaBreakdownOp
     std::vector<uint8_t> classified(trace.strings.size(), 0);
     std::vector<Interval> all;
     std::array<std::vector<Interval>, 4> byType;
-    std::array<std::map<std::string, std::vector<double>>, 4> durByName;
+    // Durations by name id first: a string-keyed map per kernel row cost more than the rest.
+    std::vector<std::vector<double>> durById(trace.strings.size());
     for (uint32_t i : order) {
         if (rows.stream(i) == -1)
             continue;
@@ -228,8 +229,13 @@ HtaBreakdown computeHtaBreakdown(const hta::RowTable &rows, const HtaBreakdownOp
         const Interval iv{rows.ts(i), rows.end(i)};
         all.push_back(iv);
         byType[static_cast<size_t>(type)].push_back(iv);
-        durByName[static_cast<size_t>(type)][std::string(trace.strings.view(name))].push_back(rows.dur(i));
+        durById[name].push_back(rows.dur(i));
     }
+    std::array<std::map<std::string, std::vector<double>>, 4> durByName;
+    for (StrId id = 0; id < durById.size(); ++id)
+        if (!durById[id].empty())
+            durByName[static_cast<size_t>(typeOfName[id])].emplace(std::string(trace.strings.view(id)),
+                                                                    std::move(durById[id]));
     const auto idx = [](HtaKernelType t) { return static_cast<size_t>(t); };
     std::array<std::vector<Interval>, 4> merged;
     for (size_t k = 0; k < 4; ++k)

@@ -68,7 +68,21 @@ KernelLaunchStats cudaKernelLaunchStats(const hta::RowTable &rows, const LaunchS
     }
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    auto inIds = [&](int64_t c) { return c >= 0 && std::binary_search(ids.begin(), ids.end(), c); };
+    // Kineto's correlation ids are small and dense: a bitmap answers in O(1) where it
+    // stays within a few bytes per event; hostile ids fall back to binary search.
+    std::vector<uint8_t> idBits;
+    if (!ids.empty() && ids.back() < static_cast<int64_t>(8 * events.size() + 1024)) {
+        idBits.assign(static_cast<size_t>(ids.back()) + 1, 0);
+        for (int64_t c : ids)
+            idBits[static_cast<size_t>(c)] = 1;
+    }
+    auto inIds = [&](int64_t c) {
+        if (c < 0)
+            return false;
+        if (!idBits.empty())
+            return c < static_cast<int64_t>(idBits.size()) && idBits[static_cast<size_t>(c)] != 0;
+        return std::binary_search(ids.begin(), ids.end(), c);
+    };
 
     // Every CPU row (stream -1) and GPU row carrying one of those ids, whatever its name.
     std::vector<CorrRow> cpu, gpu;
@@ -193,6 +207,7 @@ QueueLengthResult queueLength(const hta::RowTable &rows, Diagnostics &diag)
         int32_t delta;
     };
     std::vector<Step> steps;
+    std::vector<uint8_t> launched(gpu.size(), 0); // per GPU row: a launch call has its correlation
     size_t leftOut = 0;
     // +1 per (launch, GPU row of its correlation), on that row's stream (HTA's left join).
     for (size_t a = 0; a < launches.size();) {
@@ -206,6 +221,7 @@ QueueLengthResult queueLength(const hta::RowTable &rows, Diagnostics &diag)
             a = b;
             continue;
         }
+        std::fill(launched.begin() + (glo - gpu.data()), launched.begin() + (ghi - gpu.data()), 1);
         if (b - a > 1 && (b - a) * static_cast<size_t>(ghi - glo) > kMaxFanout) {
             leftOut += b - a - 1;
             a = b - 1;
@@ -216,12 +232,9 @@ QueueLengthResult queueLength(const hta::RowTable &rows, Diagnostics &diag)
                                  rows.stream(g->event), +1});
     }
     // -1 at the start of each GPU row whose correlation a launch call has (HTA's semi-join).
-    for (const CorrRow &g : gpu) {
-        const bool launched = std::binary_search(launches.begin(), launches.end(), g,
-                                                 [](const CorrRow &x, const CorrRow &y) { return x.corr < y.corr; });
-        if (launched)
-            steps.push_back({rows.ts(g.event), false, g.event, g.event, rows.stream(g.event), -1});
-    }
+    for (size_t k = 0; k < gpu.size(); ++k)
+        if (launched[k])
+            steps.push_back({rows.ts(gpu[k].event), false, gpu[k].event, gpu[k].event, rows.stream(gpu[k].event), -1});
     if (leftOut > 0)
         diag.warning("queue_length.shared_correlation",
                      trace.path + ": " + std::to_string(leftOut) +
@@ -229,9 +242,12 @@ QueueLengthResult queueLength(const hta::RowTable &rows, Diagnostics &diag)
                          "last launch of each",
                      trace.path);
 
-    // HTA sorts by ts with an unstable sort; ties as the critical path's queue length
-    // (critical_path_spec 2.7.1): launches first, then event index.
+    // Grouped by stream (ascending), then HTA's sort by ts. HTA's sort is unstable; ties
+    // as the critical path's queue length (critical_path_spec 2.7.1): launches first,
+    // then event index. One sort on the whole key.
     std::sort(steps.begin(), steps.end(), [](const Step &x, const Step &y) {
+        if (x.stream != y.stream)
+            return x.stream < y.stream;
         if (x.ts != y.ts)
             return x.ts < y.ts;
         if (x.launch != y.launch)
@@ -240,8 +256,6 @@ QueueLengthResult queueLength(const hta::RowTable &rows, Diagnostics &diag)
             return x.event < y.event;
         return x.gpuEvent < y.gpuEvent;
     });
-    // Group by stream (ascending), keeping time order: a stable sort by stream.
-    std::stable_sort(steps.begin(), steps.end(), [](const Step &x, const Step &y) { return x.stream < y.stream; });
     out.series.reserve(steps.size());
     for (size_t a = 0; a < steps.size();) {
         size_t b = a;

@@ -304,9 +304,9 @@ std::string buildReportJson(const ReportContext &ctx)
                 for (const auto &row : st.summary)
                     split[boundByKey(row.boundBy)] = row.percent;
                 sj["summary"] = split;
-                if (k < breakdown->steps.size()) {
-                    sj["exposed_comm_us"] = breakdown->steps[k].set.comm.exposed_us;
-                    sj["breakdown"] = breakdownJson(breakdown->steps[k].set);
+                if (const StepBreakdown *sb = findStepBreakdown(*breakdown, st)) {
+                    sj["exposed_comm_us"] = sb->set.comm.exposed_us;
+                    sj["breakdown"] = breakdownJson(sb->set);
                 }
                 steps.push_back(sj);
             }
@@ -351,8 +351,12 @@ std::string buildReportJson(const ReportContext &ctx)
                    {"sync_s", a.times.syncSeconds},
                    {"critical_path_s", a.times.criticalPathSeconds},
                    {"link_s", a.times.linkSeconds},
-                   {"breakdown_s", breakdown->seconds},
-                   {"breakdown_steps_s", breakdown->stepsSeconds},
+                   // Wall time the breakdowns added: the pipeline hides the whole-trace part
+                   // behind the critical path; computed here after the fact, all of it counts.
+                   {"breakdown_s", a.breakdown ? a.times.breakdownAddedSeconds
+                                               : breakdown->wholeCpuSeconds + breakdown->stepsSeconds},
+                   {"breakdown_cpu_s", breakdown->wholeCpuSeconds + breakdown->stepsCpuSeconds},
+                   {"breakdown_steps_cpu_s", breakdown->stepsCpuSeconds},
                    {"total_s", ctx.totalSeconds}};
     r["exit_code"] = ctx.exitCode;
     // Paths, keys and messages come from argv and the traces and need not be UTF-8:

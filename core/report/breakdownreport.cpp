@@ -3,13 +3,13 @@
 
 #include "analysis/gapcauses.h"
 #include "analysis/intervals.h"
+#include "analysis/criticalpath.h"
+#include "job/parallel.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <map>
-#include <unordered_map>
 
 namespace syncscope {
 
@@ -43,21 +43,31 @@ struct TsIndex {
     std::vector<uint32_t> byTs, meta;
     explicit TsIndex(const KinetoTrace &t)
     {
+        // Sorted as (ts, index) pairs: a stable order without chasing events in the compare.
+        std::vector<std::pair<double, uint32_t>> keyed;
         for (uint32_t i = 0; i < t.events.size(); ++i) {
             const KinetoEvent &e = t.events[i];
             if (e.ph == 'M')
                 meta.push_back(i);
             else if (e.has(KinetoEvent::HasTs))
-                byTs.push_back(i);
+                keyed.push_back({e.ts, i});
         }
-        std::stable_sort(byTs.begin(), byTs.end(),
-                         [&](uint32_t a, uint32_t b) { return t.events[a].ts < t.events[b].ts; });
+        std::sort(keyed.begin(), keyed.end());
+        byTs.reserve(keyed.size());
+        for (const auto &[ts, i] : keyed)
+            byTs.push_back(i);
     }
 };
 
 // The events of [startUs, endUs) (by ts, trace time base) and the metadata rows, in
 // file order, as a trace of their own: its strings re-interned, collective args dropped.
-KinetoTrace clipTrace(const KinetoTrace &t, const TsIndex &index, double startUs, double endUs)
+// Reused across steps: old StrId -> new StrId (0 = not yet interned, else new id + 1).
+struct ClipScratch {
+    std::vector<StrId> remap;
+    std::vector<StrId> touched;
+};
+
+KinetoTrace clipTrace(const KinetoTrace &t, const TsIndex &index, double startUs, double endUs, ClipScratch &scratch)
 {
     auto lo = std::lower_bound(index.byTs.begin(), index.byTs.end(), startUs,
                                [&](uint32_t i, double v) { return t.events[i].ts < v; });
@@ -69,14 +79,16 @@ KinetoTrace clipTrace(const KinetoTrace &t, const TsIndex &index, double startUs
     s.path = t.path;
     s.anyFloatTs = t.anyFloatTs;
     s.anyMissingTs = false;
-    std::unordered_map<StrId, StrId> ids;
+    scratch.remap.resize(t.strings.size(), 0);
     auto map = [&](StrId id) -> StrId {
-        if (id == kNoString)
-            return kNoString;
-        auto [it, added] = ids.try_emplace(id, 0);
-        if (added)
-            it->second = s.strings.intern(t.strings.view(id));
-        return it->second;
+        if (id == kNoString || id >= scratch.remap.size())
+            return id == kNoString ? kNoString : s.strings.intern(t.strings.view(id));
+        StrId &slot = scratch.remap[id];
+        if (slot == 0) {
+            slot = s.strings.intern(t.strings.view(id)) + 1;
+            scratch.touched.push_back(id);
+        }
+        return slot - 1;
     };
     bool first = true;
     s.events.reserve(picked.size());
@@ -100,6 +112,9 @@ KinetoTrace clipTrace(const KinetoTrace &t, const TsIndex &index, double startUs
         }
         s.events.push_back(c);
     }
+    for (StrId id : scratch.touched)
+        scratch.remap[id] = 0;
+    scratch.touched.clear();
     return s;
 }
 
@@ -129,35 +144,93 @@ BreakdownSet computeBreakdownSet(const hta::RowTable &rows)
     return set;
 }
 
-ReportBreakdown computeReportBreakdown(const Analysis &a)
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point from) { return std::chrono::duration<double>(Clock::now() - from).count(); }
+} // namespace
+
+void computeWholeBreakdown(const KinetoTrace &trace, ReportBreakdown &b)
 {
+    const auto t0 = Clock::now();
+    Diagnostics scratch; // the critical path already reports the rows' problems
+    const hta::RowTable rows(trace, hta::RowOptions{}, scratch);
+    b.whole = computeBreakdownSet(rows);
+    b.computed = true;
+    b.wholeCpuSeconds = secondsSince(t0);
+}
+
+std::vector<StepSpan> profilerStepSpans(const KinetoTrace &trace)
+{
+    std::vector<StepSpan> out;
+    for (uint32_t ev : profilerStepEvents(trace)) {
+        const KinetoEvent &e = trace.events[ev];
+        out.push_back({std::string(trace.str(e.name)), e.ts, e.ts + e.dur});
+    }
+    return out;
+}
+
+std::vector<StepSpan> stepSpans(const std::vector<StepResult> &steps)
+{
+    std::vector<StepSpan> out;
+    for (const StepResult &s : steps)
+        out.push_back({s.name, s.startUs, s.endUs});
+    return out;
+}
+
+const StepBreakdown *findStepBreakdown(const ReportBreakdown &b, const StepResult &step)
+{
+    for (const StepBreakdown &s : b.steps)
+        if (s.name == step.name && s.startUs == step.startUs)
+            return &s;
+    return nullptr;
+}
+
+void computeStepBreakdowns(const KinetoTrace &trace, const std::vector<StepSpan> &steps, ReportBreakdown &b,
+                           unsigned workers)
+{
+    const auto t0 = Clock::now();
+    b.steps.assign(steps.size(), {});
+    if (steps.empty())
+        return;
+    const TsIndex index(trace);
+    // Chunks of steps on up to `workers` threads; each chunk reuses one clip scratch
+    // and writes only its own slots.
+    constexpr size_t kStepsPerChunk = 16;
+    const size_t chunks = (steps.size() + kStepsPerChunk - 1) / kStepsPerChunk;
+    std::vector<double> chunkSeconds(chunks, 0);
+    parallelFor(chunks, workers, [&](size_t chunk) {
+        const auto start = Clock::now();
+        hta::RowOptions stepOptions;
+        stepOptions.dropLastProfilerStep = false; // the window is the step; keep its events
+        ClipScratch clip;
+        Diagnostics scratch;
+        const size_t first = chunk * kStepsPerChunk;
+        for (size_t k = first; k < std::min(first + kStepsPerChunk, steps.size()); ++k) {
+            StepBreakdown &sb = b.steps[k];
+            sb.name = steps[k].name;
+            sb.startUs = steps[k].startUs;
+            sb.endUs = steps[k].endUs;
+            const KinetoTrace sub = clipTrace(trace, index, sb.startUs, sb.endUs, clip);
+            const hta::RowTable rows(sub, stepOptions, scratch);
+            sb.set = computeBreakdownSet(rows);
+        }
+        chunkSeconds[chunk] = secondsSince(start);
+    });
+    b.stepsSeconds = secondsSince(t0);
+    b.stepsCpuSeconds = 0;
+    for (double s : chunkSeconds)
+        b.stepsCpuSeconds += s;
+}
+
+ReportBreakdown computeReportBreakdown(const Analysis &a, unsigned workers)
+{
+    if (a.breakdown)
+        return *a.breakdown;
     ReportBreakdown b;
     if (!a.device)
         return b;
-    const auto t0 = std::chrono::steady_clock::now();
-    Diagnostics scratch;
-    {
-        const hta::RowTable rows(*a.device, hta::RowOptions{}, scratch);
-        b.whole = computeBreakdownSet(rows);
-    }
-    b.computed = true;
-    const auto t1 = std::chrono::steady_clock::now();
-    hta::RowOptions stepOptions;
-    stepOptions.dropLastProfilerStep = false; // the window is the step; keep its events
-    const TsIndex index = a.steps.empty() ? TsIndex(KinetoTrace{}) : TsIndex(*a.device);
-    for (const StepResult &st : a.steps) {
-        StepBreakdown sb;
-        sb.name = st.name;
-        sb.startUs = st.startUs;
-        sb.endUs = st.endUs;
-        const KinetoTrace sub = clipTrace(*a.device, index, st.startUs, st.endUs);
-        const hta::RowTable rows(sub, stepOptions, scratch);
-        sb.set = computeBreakdownSet(rows);
-        b.steps.push_back(std::move(sb));
-    }
-    const auto t2 = std::chrono::steady_clock::now();
-    b.seconds = std::chrono::duration<double>(t2 - t0).count();
-    b.stepsSeconds = std::chrono::duration<double>(t2 - t1).count();
+    computeWholeBreakdown(*a.device, b);
+    computeStepBreakdowns(*a.device, stepSpans(a.steps), b, workers);
     return b;
 }
 

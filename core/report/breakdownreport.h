@@ -43,14 +43,34 @@ struct StepBreakdown {
 struct ReportBreakdown {
     bool computed = false; // false: no device trace
     BreakdownSet whole;
-    std::vector<StepBreakdown> steps; // one per Analysis::steps entry (--step all)
-    double seconds = 0;      // all of it
-    double stepsSeconds = 0; // the per-step part
+    std::vector<StepBreakdown> steps; // one per ProfilerStep#N (--step all), ts order
+    double wholeCpuSeconds = 0; // thread time of the whole-trace part
+    double stepsSeconds = 0;    // wall time of the per-step part
+    double stepsCpuSeconds = 0; // thread time of the per-step part (summed over workers)
 };
 
-// All breakdowns of an analysis (whole trace as HTA loads it; per step over the
-// events whose ts lies in the step's window, no last-step filter).
-ReportBreakdown computeReportBreakdown(const Analysis &a);
+// A ProfilerStep#N window, trace time base.
+struct StepSpan {
+    std::string name;
+    double startUs = 0, endUs = 0;
+};
+// The trace's ProfilerStep#N annotations in ts order (analysis/criticalpath.h's
+// profilerStepEvents): the same windows as the per-step critical paths', found
+// without them, so the breakdowns need not wait for the critical path.
+std::vector<StepSpan> profilerStepSpans(const KinetoTrace &trace);
+std::vector<StepSpan> stepSpans(const std::vector<StepResult> &steps);
+
+// The step breakdown of a step result (same name and start), null when none.
+const StepBreakdown *findStepBreakdown(const ReportBreakdown &b, const StepResult &step);
+
+// The whole trace as HTA loads it (its last-step filter included).
+void computeWholeBreakdown(const KinetoTrace &trace, ReportBreakdown &b);
+// Per step, over the events whose ts lies in the step's window (no last-step filter),
+// on up to `workers` threads (0: one per core).
+void computeStepBreakdowns(const KinetoTrace &trace, const std::vector<StepSpan> &steps, ReportBreakdown &b,
+                           unsigned workers = 0);
+// Both: the analysis' own when the pipeline computed them (AnalysisRequest::breakdowns).
+ReportBreakdown computeReportBreakdown(const Analysis &a, unsigned workers = 0);
 BreakdownSet computeBreakdownSet(const hta::RowTable &rows);
 
 // The report's "breakdown" object; NaN becomes null.

@@ -2,9 +2,12 @@
 #include "analysis.h"
 
 #include "link/hostgraph.h"
+#include "job/parallel.h"
+#include "report/breakdownreport.h"
 #include "session/stepwindow.h"
 #include "parse/traceloader.h"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <map>
@@ -195,8 +198,9 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     if (!cpa.syncEdges)
         cpa.syncEdges = std::make_shared<const std::vector<SyncEdge>>(a->syncEdges);
     std::future<void> cpaTask;
+    std::chrono::steady_clock::time_point cpaEnd;
     if (request.criticalPath) {
-        cpaTask = std::async(std::launch::async, [&a, &request, &cpaDiag, cpa] {
+        cpaTask = std::async(std::launch::async, [&a, &request, &cpaDiag, &cpaEnd, cpa] {
             const auto tc = std::chrono::steady_clock::now();
             if (request.progress)
                 request.progress("critical path", 0);
@@ -206,6 +210,7 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
             if (request.allSteps)
                 a->steps = analyzeAllSteps(*a->device, cpa, cpaDiag);
             a->times.criticalPathSeconds = secondsSince(tc);
+            cpaEnd = std::chrono::steady_clock::now();
         });
     }
 
@@ -235,8 +240,29 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         a->times.linkSeconds = secondsSince(t2);
         reportCoverage(*a, linkDiag);
     }
+    // The whole-trace breakdowns in the time this thread would wait for the critical path;
+    // the per-step ones need its steps. Added time: how much later this thread gets
+    // past the join than it would have without them, plus the steps.
+    std::shared_ptr<ReportBreakdown> breakdown;
+    std::chrono::steady_clock::time_point start, end;
+    if (request.breakdowns && a->device && !(request.cancel && *request.cancel)) {
+        breakdown = std::make_shared<ReportBreakdown>();
+        start = std::chrono::steady_clock::now();
+        computeWholeBreakdown(*a->device, *breakdown);
+        // The steps' windows come from the annotations, not the critical path. The
+        // critical path holds one core: the steps take the others.
+        if (request.allSteps)
+            computeStepBreakdowns(*a->device, profilerStepSpans(*a->device), *breakdown,
+                                  cpaTask.valid() ? std::max(1u, defaultWorkers() - 1) : 0);
+        end = std::chrono::steady_clock::now();
+    }
     if (cpaTask.valid())
         cpaTask.get();
+    if (breakdown) {
+        a->times.breakdownAddedSeconds =
+            std::chrono::duration<double>(std::max(end, cpaEnd) - std::max(start, cpaEnd)).count();
+        a->breakdown = std::move(breakdown);
+    }
     // Merged in a fixed order so the report does not depend on thread timing.
     diag.append(syncDiag);
     diag.appendNew(cpaDiag);

@@ -21,6 +21,8 @@
 
 namespace syncscope {
 
+struct ReportBreakdown;
+
 // How the critical-path window is chosen (README "Steps and HTA instances").
 enum class WindowKind : uint8_t {
     // Step (the first ProfilerStep#N in time) unless HTA's window is asked for: HTA-exact
@@ -42,6 +44,9 @@ struct AnalysisRequest {
     bool criticalPath = true;          // run the critical-path analysis
     CriticalPathOptions cpa;           // window (annotation/instance) and HTA switches
     bool allSteps = false;             // also one critical path per ProfilerStep
+    // HTA's breakdowns (report/breakdownreport.h), whole trace and per step: the
+    // whole-trace part runs while the critical path does, the steps after it.
+    bool breakdowns = false;
     WindowKind window = WindowKind::Default;
     int64_t stepFirst = -1, stepLast = -1; // Step: N of ProfilerStep#N; -1 = the first step in time
     const std::atomic<bool> *cancel = nullptr;
@@ -61,6 +66,7 @@ struct StageTimes {
     double linkSeconds = 0;
     double syncSeconds = 0;
     double criticalPathSeconds = 0;
+    double breakdownAddedSeconds = 0; // wall time the breakdowns added (not hidden behind the critical path)
 };
 
 struct Analysis {
@@ -82,6 +88,7 @@ struct Analysis {
     WindowKind window = WindowKind::HtaInstance;
     bool windowByDefault = true;
     std::vector<StepResult> steps;  // per-step critical paths (allSteps)
+    std::shared_ptr<const ReportBreakdown> breakdown; // request.breakdowns and a device trace
     StageTimes times;
 };
 

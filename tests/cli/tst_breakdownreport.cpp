@@ -6,6 +6,7 @@
 // summary has its lines.
 #include "../core/cptestutil.h"
 #include "report/breakdownreport.h"
+#include "session/analysis.h"
 #include "testutil.h"
 #include "tracebuilder.h"
 
@@ -102,6 +103,7 @@ private slots:
     void sharedTracesAreTheApi_data();
     void sharedTracesAreTheApi();
     void exposedCommHandComputed();
+    void pipelineStepsAreTheCriticalPathsSteps();
 };
 
 // A plain run (no report, no --step all) does not pay for the breakdowns: its summary has none.
@@ -133,7 +135,10 @@ void TestBreakdownReport::sampleReportIsTheApi()
     QCOMPARE(c.report["breakdown"], apiWhole(*trace));
     checkConsistent(c.report["breakdown"], "whole");
     QVERIFY(c.report["timing"]["breakdown_s"].get<double>() >= 0);
-    QVERIFY(c.report["timing"]["breakdown_steps_s"].get<double>() <= c.report["timing"]["breakdown_s"].get<double>());
+    // Thread time: the per-step part is a share of the whole, and threads add no work.
+    const auto &timing = c.report["timing"];
+    QVERIFY(timing["breakdown_steps_cpu_s"].get<double>() > 0);
+    QVERIFY(timing["breakdown_steps_cpu_s"].get<double>() <= timing["breakdown_cpu_s"].get<double>());
 
     // Steps: the same shape over each step's window; disjoint windows, so their compute
     // times add up to at most the whole trace's (without HTA's last-step filter).
@@ -212,6 +217,33 @@ void TestBreakdownReport::exposedCommHandComputed()
     QCOMPARE(steps[1]["breakdown"]["temporal"]["compute_time_us"].get<double>(), 20.0);
     checkConsistent(steps[0]["breakdown"], "step 0");
     checkConsistent(steps[1]["breakdown"], "step 1");
+}
+
+// The pipeline computes the steps' breakdowns from the ProfilerStep annotations while
+// the critical path runs; they must be those of the critical path's own steps.
+void TestBreakdownReport::pipelineStepsAreTheCriticalPathsSteps()
+{
+    REQUIRE_SHARED_DATA();
+    for (const char *f : {"device_only/hta_ns_resolution.kineto.json.gz", "device_only/hta_nccl_data.kineto.json.gz"}) {
+        AnalysisRequest req;
+        req.devicePath = testutil::sharedData(f);
+        req.allSteps = true;
+        req.window = WindowKind::Step;
+        req.breakdowns = true;
+        const std::shared_ptr<Analysis> a = runAnalysis(req);
+        QVERIFY2(a->breakdown, f);
+        QVERIFY2(!a->steps.empty(), f);
+        ReportBreakdown posthoc;
+        computeStepBreakdowns(*a->device, stepSpans(a->steps), posthoc);
+        QCOMPARE(a->breakdown->steps.size(), posthoc.steps.size());
+        for (const StepResult &st : a->steps) {
+            const StepBreakdown *mine = findStepBreakdown(*a->breakdown, st);
+            const StepBreakdown *theirs = findStepBreakdown(posthoc, st);
+            QVERIFY2(mine && theirs, st.name.c_str());
+            QCOMPARE(breakdownJson(mine->set).dump(), breakdownJson(theirs->set).dump());
+        }
+        QVERIFY(a->times.breakdownAddedSeconds >= 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestBreakdownReport)
