@@ -34,7 +34,8 @@ PYBIND11_MODULE(_syncscope, m)
         .def("report_json", &PyTrace::reportJson)
         .def("what_if_json", &PyTrace::whatIfJson)
         .def("export", &PyTrace::exportFile, pyb::arg("kind"), pyb::arg("path"), pyb::arg("all_events") = false)
-        .def("to_sqlite", &PyTrace::toSqlite, pyb::arg("path"));
+        .def("to_sqlite", &PyTrace::toSqlite, pyb::arg("path"))
+        .def("breakdown_json", &PyTrace::breakdownJson);
 
     pyb::class_<PyJob, std::shared_ptr<PyJob>>(m, "Job")
         .def_static("load", &PyJob::load, pyb::arg("argv"), pyb::arg("progress") = pyb::none())

@@ -52,6 +52,8 @@ public:
     void exportFile(const std::string &kind, const std::string &path, bool overlayAllEvents) const;
     // The SQLite database of this run (core/export/sqlitedb.h, as --sqlite). Raises OutputError.
     void toSqlite(const std::string &path) const;
+    // HTA's breakdowns, whole trace and per step, as JSON text (pybreakdown.cpp); computed once.
+    std::string breakdownJson() const;
 
 private:
     std::vector<std::string> m_argv;
@@ -60,6 +62,8 @@ private:
     double m_seconds = 0;
     std::mutex m_stepsMutex;
     std::optional<std::vector<StepResult>> m_steps; // computed on first use (as --step all)
+    mutable std::mutex m_breakdownMutex;
+    mutable std::shared_ptr<const ReportBreakdown> m_breakdown; // computed on first use
     CriticalPathOptions sessionOptions() const;
     const std::vector<StepResult> &allSteps();
 };

@@ -185,6 +185,23 @@ class Trace:
         """One SQLite database with the trace and every analysis (docs/sqlite.md), as --sqlite."""
         self._t.to_sqlite(os.fspath(path))
 
+    def breakdown(self, step: Optional[int] = None) -> dict:
+        """HTA's breakdowns (docs/breakdowns.md): the report's ``breakdown`` object for the
+        whole trace, or with step=N for ProfilerStep#N's window (plus ``exposed_comm_us``)."""
+        data = self._breakdowns()
+        if step is None:
+            return data["whole"]
+        for s in data["steps"]:
+            if s["name"] == f"ProfilerStep#{int(step)}":
+                return dict(s["breakdown"], exposed_comm_us=s["exposed_comm_us"])
+        names = ", ".join(s["name"] for s in data["steps"]) or "none"
+        raise ValueError(f"step {step}: not in the trace (steps: {names})")
+
+    def _breakdowns(self) -> dict:
+        if getattr(self, "_breakdown_cache", None) is None:
+            self._breakdown_cache = json.loads(self._t.breakdown_json())
+        return self._breakdown_cache
+
     # --- HTA aliases (docs/python.md, "HTA aliases") ---------------------------------
     def critical_path_analysis(self, rank: int, annotation: str, instance_id=0):
         """HTA's TraceAnalysis.critical_path_analysis: (CPGraph, success), or None when no
