@@ -12,6 +12,7 @@
 #include "panels/criticalpathmodel.h"
 #include "panels/criticalpathpanel.h"
 #include "testutil.h"
+#include "theme.h"
 #include "tracebuilder.h"
 #include "uitestutil.h"
 
@@ -102,6 +103,7 @@ void TestBreakdownDock::initTestCase()
 void TestBreakdownDock::cleanup()
 {
     m_w.reset();
+    applyTheme(ThemeChoice::System, false);
 }
 
 bool TestBreakdownDock::open(const QString &first, const QString &second)
@@ -153,6 +155,16 @@ void TestBreakdownDock::dockIsRegistered()
     m_w->resetLayout();
     QVERIFY(!d->isHidden());
     QVERIFY(m_w->tabifiedDockWidgets(m_w->dock(QStringLiteral("search"))).contains(d));
+    // View > Theme: the chart's text follows the palette.
+    BreakdownChart *chart = panel()->chart();
+    QList<QColor> seen;
+    for (ThemeChoice theme : {ThemeChoice::Dark, ThemeChoice::Light}) {
+        applyTheme(theme, false);
+        QCoreApplication::processEvents();
+        QCOMPARE(chart->xAxis->tickLabelColor(), chart->palette().text().color());
+        seen << chart->xAxis->tickLabelColor();
+    }
+    QVERIFY(seen[0] != seen[1]);
 }
 
 void TestBreakdownDock::splitOfAnInlineTrace()

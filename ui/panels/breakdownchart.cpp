@@ -31,15 +31,6 @@ BreakdownChart::BreakdownChart(QWidget *parent)
     , m_frame(new QCPItemRect(this))
     , m_ticker(new QCPAxisTickerText)
 {
-    setBackground(palette().base());
-    const QColor text = palette().text().color();
-    for (QCPAxis *axis : {xAxis, yAxis}) {
-        axis->setBasePen(QPen(text));
-        axis->setTickPen(QPen(text));
-        axis->setSubTickPen(QPen(text));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-    }
     yAxis->setTicker(m_ticker);
     yAxis->setRangeReversed(true); // the whole trace on top, the steps in order below
     yAxis->setSubTicks(false);
@@ -64,18 +55,41 @@ BreakdownChart::BreakdownChart(QWidget *parent)
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setBrush(Qt::NoBrush);
     legend->setBorderPen(Qt::NoPen);
-    legend->setTextColor(text);
     plotLayout()->insertRow(0);
     plotLayout()->addElement(0, 0, legend);
     plotLayout()->setRowStretchFactor(0, 0.001);
     legend->setMargins(QMargins(2, 2, 2, 0));
-    m_frame->setPen(QPen(text, 1.5));
     m_frame->setBrush(Qt::NoBrush);
     m_frame->setVisible(false);
     m_frame->setClipToAxisRect(true);
     connect(this, &QCustomPlot::mousePress, this, &BreakdownChart::onMousePress);
     connect(this, &QCustomPlot::mouseMove, this, &BreakdownChart::onMouseMove);
     setMouseTracking(true);
+    applyPalette();
+}
+
+// The theme's colours (View > Theme can change them while the chart is shown).
+void BreakdownChart::applyPalette()
+{
+    setBackground(palette().base());
+    const QColor text = palette().text().color();
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+    }
+    legend->setTextColor(text);
+    m_frame->setPen(QPen(text, 1.5));
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownChart::changeEvent(QEvent *event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
 }
 
 void BreakdownChart::setBars(const QStringList &names, const std::vector<BreakdownSplit> &splits)

@@ -31,7 +31,11 @@ public:
 Q_SIGNALS:
     void scopeClicked(int scope);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void applyPalette();
     void onMousePress(QMouseEvent *event);
     void onMouseMove(QMouseEvent *event);
 
