@@ -44,6 +44,7 @@ private Q_SLOTS:
     void everyStepHasABarSummingTo100();
     void pickingAStepChangesTheTables();
     void traceWithoutGpuEventsIsEmpty();
+    void usesThePipelinesBreakdown();
     void realPairMatchesTheReport();
 
 private:
@@ -271,6 +272,21 @@ void TestBreakdownDock::everyStepHasABarSummingTo100()
         if (k > 0)
             QCOMPARE(p->scopeBox()->itemText(k), QStringLiteral("ProfilerStep#%1").arg(k - 1));
     }
+    // The steps' numbers are the report's over the same windows (--step all).
+    const KinetoTrace &device = *m_w->pair()->analysis()->device;
+    ReportBreakdown expected;
+    computeStepBreakdowns(device, profilerStepSpans(device), expected);
+    QCOMPARE(expected.steps.size(), size_t(3));
+    for (size_t i = 0; i < expected.steps.size(); ++i) {
+        const BreakdownSet *shown = p->set(int(i) + 1);
+        QVERIFY(shown);
+        QCOMPARE(shown->hta.temporal.kernel_time_us, expected.steps[i].set.hta.temporal.kernel_time_us);
+        QCOMPARE(shown->hta.temporal.idle_time_us, expected.steps[i].set.hta.temporal.idle_time_us);
+        QCOMPARE(shown->comm.exposed_us, expected.steps[i].set.comm.exposed_us);
+        const BreakdownSplit s = breakdownSplit(expected.steps[i].set);
+        for (int part = 0; part < BreakdownSplit::PartCount; ++part)
+            QCOMPARE(barValue(p->chart(), part, int(i) + 1), s.pct(part));
+    }
 }
 
 void TestBreakdownDock::pickingAStepChangesTheTables()
@@ -334,6 +350,30 @@ void TestBreakdownDock::traceWithoutGpuEventsIsEmpty()
     // Closing the pair (nothing loaded) says so.
     p->setAnalysis(nullptr);
     QVERIFY(p->messageLabel()->text().contains(QStringLiteral("Open a trace pair")));
+}
+
+// A load that computed the breakdowns in the pipeline (AnalysisRequest::breakdowns): shown as they are.
+void TestBreakdownDock::usesThePipelinesBreakdown()
+{
+    auto a = uitest::analyseKineto(overlapTrace());
+    auto withBreakdown = std::make_shared<Analysis>(*a);
+    auto b = std::make_shared<ReportBreakdown>(computeReportBreakdown(*a));
+    b->whole.comm.exposed_us = 7; // a marker: this object, not a new computation
+    withBreakdown->breakdown = b;
+    BreakdownPanel p(nullptr);
+    QSignalSpy ready(&p, &BreakdownPanel::ready);
+    p.setAnalysis(withBreakdown);
+    QVERIFY(!p.isReady());
+    QVERIFY(p.messageLabel()->text().contains(QStringLiteral("Computing")));
+    QVERIFY(ready.wait(10000));
+    QCOMPARE(p.result().get(), b.get());
+    QCOMPARE(sortValue(p.table(TemporalTable), 5, 1), 7.0);
+    // A newer analysis while one is computing: only the newer one is shown.
+    p.setAnalysis(withBreakdown);
+    p.setAnalysis(a);
+    QVERIFY(ready.wait(10000));
+    QTest::qWait(50);
+    QCOMPARE(sortValue(p.table(TemporalTable), 5, 1), 50.0);
 }
 
 // A real trace (PARAM DLRM rank 0, one ProfilerStep): the dock's whole trace equals the report's.

@@ -7,7 +7,6 @@
 #include "panels/tableviewsetup.h"
 #include "timeline/timeformat.h"
 
-#include "analysis/criticalpath.h"
 #include "session/analysis.h"
 
 #include <QComboBox>
@@ -25,25 +24,19 @@ namespace syncscope::ui {
 
 namespace {
 
-// computeReportBreakdown's steps are Analysis::steps, which a GUI load leaves empty
-// (no --step all): the windows are those of the step selector instead.
-ReportBreakdown computeForPair(const Analysis &analysis)
+// The pipeline's breakdowns when the load computed them (AnalysisRequest::breakdowns);
+// else the whole trace and the step selector's windows (the ProfilerStep#N annotations,
+// as the pipeline takes them; Analysis::steps is empty without --step all).
+std::shared_ptr<const ReportBreakdown> computeForPair(const Analysis &analysis)
 {
-    Analysis windows;
-    windows.device = analysis.device;
-    if (windows.device) {
-        const KinetoTrace &t = *windows.device;
-        for (uint32_t ev : profilerStepEvents(t)) {
-            StepResult s;
-            s.instance = int(windows.steps.size());
-            s.event = ev;
-            s.name = t.str(t.events[ev].name);
-            s.startUs = t.events[ev].ts;
-            s.endUs = t.events[ev].ts + t.events[ev].dur;
-            windows.steps.push_back(std::move(s));
-        }
-    }
-    return computeReportBreakdown(windows);
+    if (analysis.breakdown)
+        return analysis.breakdown;
+    auto b = std::make_shared<ReportBreakdown>();
+    if (!analysis.device)
+        return b;
+    computeWholeBreakdown(*analysis.device, *b);
+    computeStepBreakdowns(*analysis.device, profilerStepSpans(*analysis.device), *b);
+    return b;
 }
 
 } // namespace
@@ -150,7 +143,7 @@ void BreakdownPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     showMessage(tr("Computing the breakdowns\u2026"));
     QPointer<BreakdownPanel> self(this);
     QThreadPool::globalInstance()->start([self, generation, analysis] {
-        auto result = std::make_shared<const ReportBreakdown>(computeForPair(*analysis));
+        std::shared_ptr<const ReportBreakdown> result = computeForPair(*analysis);
         if (!self)
             return;
         QMetaObject::invokeMethod(
