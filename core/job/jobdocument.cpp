@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "jobdocument.h"
 
+#include "jobbandwidthreport.h"
 #include "jobreport.h"
+#include "rankbreakdown.h"
 #include "report/batchreport.h"
 #include "session/exitcodes.h"
 #include "session/stepwindow.h"
@@ -279,6 +281,8 @@ std::string buildJobReportJson(const JobReportInput &in)
         for (const auto &[kind, path] : s.outputs)
             outs.push_back({{"kind", kind}, {"path", path}});
         row["outputs"] = outs;
+        // The rank's whole-trace breakdowns (with --report or --step all), compact (rankbreakdown.h).
+        row["breakdown"] = s.breakdown ? rankBreakdownJson(*s.breakdown) : ojson(nullptr);
         row["diagnostics"] = diagnosticsJson(s.diagnostics);
         rows.push_back(row);
     }
@@ -289,6 +293,17 @@ std::string buildJobReportJson(const JobReportInput &in)
         r[key] = cross.is_object() && cross.contains(key) ? cross[key] : ojson(nullptr);
     if (cross.is_object() && cross.contains("what_if"))
         r["what_if"] = cross["what_if"];
+    if (in.analysis) { // message size, transfer, algbw / busbw and the slow flag per instance
+        const std::vector<CollectiveBandwidth> bw = jobCollectiveBandwidths(*in.ranks, *in.analysis);
+        for (size_t k = 0; k < bw.size() && k < r["collectives"].size(); ++k) {
+            const ojson members = collectiveBandwidthJson(bw[k]);
+            for (const auto &[key, value] : members.items())
+                r["collectives"][k][key] = value;
+        }
+        r["job"]["collective_bandwidth"] = jobBandwidthJson(bw);
+    } else {
+        r["job"]["collective_bandwidth"] = nullptr;
+    }
 
     if (!in.outputs.empty()) { // job-wide files, as the single-pair report lists its outputs
         ojson outs = ojson::array();
@@ -393,6 +408,9 @@ std::string formatJobSummary(const JobReportInput &in)
     }
     if (in.analysis)
         s += latenessLines(*in.analysis);
+    s += formatRankBreakdowns(*in.ranks);
+    if (in.analysis)
+        s += formatJobBandwidth(jobCollectiveBandwidths(*in.ranks, *in.analysis));
     if (in.analysis && in.analysis->criticalPath.stepTime.valid) {
         const JobStepTime &st = in.analysis->criticalPath.stepTime;
         std::string through;

@@ -2,6 +2,7 @@
 #include "jobrunner.h"
 
 #include "parallel.h"
+#include "rankbreakdown.h"
 #include "io/outputfile.h"
 #include "io/releasememory.h"
 #include "session/exitcodes.h"
@@ -146,6 +147,8 @@ RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options)
         RankSummary s;
         if (run.analysis->inputsOk) {
             s = extractRankSummary(*run.analysis, run.exitCode);
+            if (options.breakdowns)
+                addRankBreakdown(*run.analysis, s);
             if (options.rankAnalysed) {
                 s.rank = rank.rank;
                 s.exitCode = run.exitCode;

@@ -28,6 +28,9 @@ struct JobRunOptions {
     AnalysisRequest request;        // linking and critical-path options; paths and rank are set per rank
     JobOutputOptions outputs;
     unsigned workers = 0;           // ranks at once (0: one per core)
+    // Each rank's whole-trace breakdowns into RankSummary::breakdown (addRankBreakdown),
+    // while its analysis is alive: asked for by --report or --step all, as for one rank.
+    bool breakdowns = false;
     // Called from the worker with a rank's finished analysis and summary, before its
     // traces are freed (the job's SQLite database takes its rows here); concurrent
     // calls for different ranks: must be thread-safe, must not throw.

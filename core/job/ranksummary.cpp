@@ -3,6 +3,7 @@
 #include "ranksummary.h"
 
 #include "analysis/criticalpath.h"
+#include "collectivebw.h"
 #include "collectivekernel.h"
 #include "session/analysis.h"
 
@@ -353,6 +354,7 @@ RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
     s.baseTimeNanoseconds = trace.baseTimeNanoseconds;
     s.steps = profilerSteps(trace);
     s.collectives = collectives(trace, s.steps);
+    sizeRankCollectives(analysis, s);
     if (analysis.criticalPath)
         s.criticalPath = compactGraph(trace, *analysis.criticalPath, s.collectives,
                                       windowStep(s.steps, *analysis.criticalPath));

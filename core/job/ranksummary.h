@@ -39,6 +39,11 @@ struct RankCollective {
     int64_t launchNs = -1;      // start of the runtime call that launched it (same correlation), -1 unknown
     int32_t step = -1;          // index into RankSummary::steps of the step containing startNs, -1 none
     uint32_t event = 0;         // Kineto event index in the rank's trace (for the GUI / per-rank files)
+    // What busbw is measured as and over (core/job/busbw.h, nccl-tests): the CollectiveType
+    // (as integer) of the exported .et's kind, else the collective's, else the kernel's name;
+    // nccl-tests' message size S from the Kineto args (kernelMessageBytes), -1 unknown.
+    uint8_t busType = 0;
+    int64_t messageBytes = -1;
 };
 
 // A ProfilerStep#N window (CPU-side user annotation), own clock.
@@ -104,6 +109,35 @@ struct RankLinkStats {
     double coverage = 0;        // hostOpsLinked / hostOpsWithTwin, 0..1
 };
 
+// The whole-trace breakdowns of one rank (report/breakdownreport.h), compact: what
+// the job report's ranks[i].breakdown and the Ranks dock show (docs/breakdowns.md,
+// "Job mode"). Only computed when the job run asks for breakdowns.
+struct RankIdleRow {
+    int64_t stream = -1;
+    std::string category;       // host_wait, kernel_wait, other
+    double idleUs = 0, ratio = 0; // ratio NaN when the stream has no idle time (HTA)
+};
+struct RankKernelTypeRow {
+    std::string type;           // COMPUTATION, "COMPUTATION overlapping COMMUNICATION", ...
+    double sumUs = 0, pct = 0;
+};
+struct RankTopKernel {
+    std::string type, name;     // HTA kernel type and name (never "others")
+    double sumUs = 0, maxUs = 0, minUs = 0, meanUs = 0, stddev = 0;
+};
+// At most this many kernels (by sum, HTA's per-kernel rows without "others") per rank.
+constexpr size_t kMaxRankTopKernels = 5;
+struct RankBreakdown {
+    bool valid = false;         // false: no GPU row (HTA's temporal breakdown raises)
+    double idleUs = 0, computeUs = 0, nonComputeUs = 0, kernelUs = 0;
+    double idlePct = 0, computePct = 0, nonComputePct = 0;
+    std::vector<RankIdleRow> idle;
+    double overlapPct = 0;      // comm_comp_overlap_pct, NaN without communication
+    double commUs = 0, exposedCommUs = 0, memcpyUs = 0; // TraceLens' exposed communication
+    std::vector<RankKernelTypeRow> byType;
+    std::vector<RankTopKernel> topKernels;
+};
+
 struct RankSummary {
     int64_t rank = -1;          // distributedInfo.rank (or from the file name)
     std::optional<int64_t> worldSize;
@@ -120,6 +154,7 @@ struct RankSummary {
     std::vector<RankOp> ops;    // the window's ops (its step, to the trace end; else the trace), ascending startNs
     Diagnostics diagnostics;
     std::vector<std::pair<std::string, std::string>> outputs; // kind -> path written for this rank
+    std::optional<RankBreakdown> breakdown; // addRankBreakdown (core/job/rankbreakdown.h)
 };
 
 // Extracts the summary of one rank from a finished per-rank analysis.

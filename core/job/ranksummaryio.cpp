@@ -6,7 +6,9 @@
 // (a rank 0..kMaxJobWorldSize-1, times within the readers' range, finite numbers).
 #include "ranksummary.h"
 
+#include "busbw.h"
 #include "discovery.h"
+#include "summarybytes.h"
 
 #include <algorithm>
 #include <bit>
@@ -19,121 +21,11 @@ namespace syncscope {
 
 namespace {
 
+using namespace summarybytes;
+
 constexpr char kMagic[4] = {'S', 'S', 'R', 'S'};
-constexpr uint32_t kVersion = 2; // bump on any layout change
-
-class Writer
-{
-public:
-    template <typename T>
-    void num(T v)
-    {
-        static_assert(std::is_arithmetic_v<T>);
-        unsigned char b[sizeof(T)];
-        std::memcpy(b, &v, sizeof(T));
-        if constexpr (std::endian::native == std::endian::big)
-            std::reverse(b, b + sizeof(T));
-        out.append(reinterpret_cast<const char *>(b), sizeof(T));
-    }
-    void str(const std::string &s)
-    {
-        num(static_cast<uint32_t>(s.size()));
-        out += s;
-    }
-    void optional(const std::optional<int64_t> &v)
-    {
-        num(static_cast<uint8_t>(v.has_value()));
-        num(v.value_or(0));
-    }
-    std::string out;
-};
-
-struct Corrupt : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-class Reader
-{
-public:
-    explicit Reader(std::string_view b) : bytes(b) {}
-    template <typename T>
-    T num()
-    {
-        need(sizeof(T), "a number");
-        unsigned char b[sizeof(T)];
-        std::memcpy(b, bytes.data() + pos, sizeof(T));
-        if constexpr (std::endian::native == std::endian::big)
-            std::reverse(b, b + sizeof(T));
-        pos += sizeof(T);
-        T v;
-        std::memcpy(&v, b, sizeof(T));
-        return v;
-    }
-    std::string str()
-    {
-        const uint32_t n = num<uint32_t>();
-        need(n, "a string");
-        std::string s(bytes.substr(pos, n));
-        pos += n;
-        return s;
-    }
-    std::optional<int64_t> optional()
-    {
-        const bool has = num<uint8_t>() != 0;
-        const int64_t v = num<int64_t>();
-        return has ? std::optional<int64_t>(v) : std::nullopt;
-    }
-    bool flag() { return num<uint8_t>() != 0; }
-    // A count of items that take at least `minBytes` each.
-    size_t count(size_t minBytes, const char *what)
-    {
-        const uint32_t n = num<uint32_t>();
-        if (minBytes > 0 && n > (bytes.size() - pos) / minBytes)
-            throw Corrupt(std::string("the count of ") + what + " (" + std::to_string(n) + ") exceeds the bytes left");
-        return n;
-    }
-    void need(size_t n, const char *what) const
-    {
-        if (n > bytes.size() - pos)
-            throw Corrupt(std::string("truncated at byte ") + std::to_string(pos) + " while reading " + what);
-    }
-    bool atEnd() const { return pos == bytes.size(); }
-    size_t position() const { return pos; }
-
-private:
-    std::string_view bytes;
-    size_t pos = 0;
-};
-
-// The readers take ts within [-2^60, 2^62] ns and dur within +-2^60 ns; ends and
-// sums of those stay within these bounds, so any difference of two fits int64.
-constexpr int64_t kMinTimeNs = -(int64_t(1) << 61);
-constexpr int64_t kMaxTimeNs = (int64_t(1) << 62) + (int64_t(1) << 60);
-constexpr int64_t kMaxSpanNs = int64_t(1) << 62;
-
-int64_t readTime(Reader &r, const char *what)
-{
-    const int64_t v = r.num<int64_t>();
-    if (v < kMinTimeNs || v > kMaxTimeNs)
-        throw Corrupt(std::string(what) + " " + std::to_string(v) + " ns is outside the range a trace can hold");
-    return v;
-}
-
-int64_t readSpan(Reader &r, const char *what)
-{
-    const int64_t v = r.num<int64_t>();
-    if (v < -kMaxSpanNs || v > kMaxSpanNs)
-        throw Corrupt(std::string(what) + " " + std::to_string(v) + " ns is outside the range a trace can hold");
-    return v;
-}
-
-double finite(Reader &r, const char *what)
-{
-    const double v = r.num<double>();
-    if (!std::isfinite(v))
-        throw Corrupt(std::string(what) + " is not a finite number");
-    return v;
-}
+// 3: RankCollective::busType and messageBytes, RankSummary::breakdown.
+constexpr uint32_t kVersion = 3; // bump on any layout change
 
 using Pairs = std::vector<std::pair<std::string, double>>;
 
@@ -230,6 +122,8 @@ std::string serializeRankSummary(const RankSummary &s)
             w.num(v);
         w.num(c.step);
         w.num(c.event);
+        w.num(c.busType);
+        w.num(c.messageBytes);
     }
     const RankCpGraph &g = s.criticalPath;
     w.num(static_cast<uint8_t>(g.valid));
@@ -277,6 +171,7 @@ std::string serializeRankSummary(const RankSummary &s)
         w.str(kind);
         w.str(path);
     }
+    writeRankBreakdown(w, s.breakdown);
     return std::move(w.out);
 }
 
@@ -323,7 +218,7 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             st.criticalPathUs = finite(r, "a step's critical path");
             st.summaryPct = readPairs(r);
         }
-        s.collectives.resize(r.count(16 + 64 + 8, "collectives"));
+        s.collectives.resize(r.count(16 + 64 + 8 + 9, "collectives"));
         for (RankCollective &c : s.collectives) {
             c.kernelName = r.str();
             c.collectiveName = r.str();
@@ -341,6 +236,12 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
                 throw Corrupt("a collective names step " + std::to_string(c.step) + " of " +
                               std::to_string(s.steps.size()));
             c.event = r.num<uint32_t>();
+            c.busType = r.num<uint8_t>();
+            if (c.busType > static_cast<uint8_t>(CollectiveType::Scatter))
+                throw Corrupt("a collective has an unknown type " + std::to_string(c.busType));
+            c.messageBytes = r.num<int64_t>();
+            if (c.messageBytes < -1)
+                throw Corrupt("a collective has a message of " + std::to_string(c.messageBytes) + " bytes");
         }
         RankCpGraph &g = s.criticalPath;
         g.valid = r.flag();
@@ -400,6 +301,7 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             kind = r.str();
             path = r.str();
         }
+        s.breakdown = readRankBreakdown(r);
         if (!r.atEnd())
             throw Corrupt(std::to_string(bytes.size() - r.position()) + " bytes left over after the summary");
         out = std::move(s);

@@ -252,6 +252,7 @@ void TestBatchJob::twoRankJobEndToEnd()
         QVERIFY(row["link"]["coverage_percent"].get<double>() > 50);
         QVERIFY(row["critical_path"]["weight_us"].get<double>() > 0);
         QCOMPARE(row["outputs"].size(), size_t(3));
+        QVERIFY(row["breakdown"]["temporal"]["kernel_time_us"].get<double>() > 0); // --report: breakdowns
     }
     QVERIFY(rankRow(j, 1)->at("device").get<std::string>().find("rank1.kineto.json.gz") != std::string::npos);
     QVERIFY(j["timing"].contains("total_s"));

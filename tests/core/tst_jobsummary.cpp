@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Rank summaries: the byte round trip (MPI transport), corrupt buffers, and the
 // job analysis on bad and hand-made inputs (diagnostics, never crashes).
+#include "job/busbw.h"
 #include "job/collectivekernel.h"
 #include "job/discovery.h"
+#include "job/rankbreakdown.h"
 #include "jobtestutil.h"
 
 #include <QtTest>
@@ -45,6 +47,7 @@ private slots:
     void kernelNames();
     void collectiveArgsParsed();
     void roundTrip();
+    void roundTripBreakdownAndSizes();
     void corruptBuffersRejected();
     void hostileValuesRejected();
     void rankWithoutCollectives();
@@ -155,6 +158,45 @@ void TestJobSummary::roundTrip()
     const JobAnalysis a = analyzeJob(ranks, {}), b = analyzeJob(copies, {});
     QCOMPARE(a.criticalPath.weightUs, b.criticalPath.weightUs);
     QCOMPARE(a.ranks[4].clockOffsetUs, b.ranks[4].clockOffsetUs);
+}
+
+void TestJobSummary::roundTripBreakdownAndSizes()
+{
+    // Version 3: each collective's bus type and message size, and the rank's breakdowns
+    // (HTA's NaN kept as NaN), survive the MPI transport.
+    AnalysisRequest request;
+    request.devicePath = testutil::fixture("jobs/param_dlrm_8rank/rank2.kineto.json.gz");
+    const auto analysis = runAnalysis(request);
+    RankSummary s = extractRankSummary(*analysis, 0);
+    QVERIFY(!s.collectives.empty());
+    // DLRM's first collective is an ncclKernel_SendRecv, which the .et calls ALL_TO_ALL: busbw is
+    // measured as an all-to-all ((n-1)/n), as the Collectives dock and the SQLite export do.
+    QCOMPARE(collectiveTypeOf(s.collectives[0].kernelName), CollectiveType::SendRecv);
+    QCOMPARE(CollectiveType(s.collectives[0].busType), CollectiveType::AllToAll);
+    s.collectives[0].messageBytes = 4096;
+    addRankBreakdown(*analysis, s);
+    QVERIFY(s.breakdown && s.breakdown->valid && !s.breakdown->idle.empty() && !s.breakdown->topKernels.empty());
+    s.breakdown->idle[0].ratio = std::nan(""); // a stream without idle time (HTA: 0/0)
+    const std::string bytes = serializeRankSummary(s);
+    RankSummary back;
+    std::string error;
+    QVERIFY2(deserializeRankSummary(bytes, back, error), error.c_str());
+    QCOMPARE(serializeRankSummary(back), bytes);
+    QCOMPARE(back.collectives[0].messageBytes, int64_t(4096));
+    QCOMPARE(back.collectives[1].messageBytes, s.collectives[1].messageBytes);
+    QCOMPARE(back.collectives[0].busType, s.collectives[0].busType);
+    QVERIFY(back.breakdown);
+    QCOMPARE(rankBreakdownJson(*back.breakdown).dump(), rankBreakdownJson(*s.breakdown).dump());
+    QVERIFY(std::isnan(back.breakdown->idle[0].ratio));
+    QCOMPARE(back.breakdown->topKernels.size(), s.breakdown->topKernels.size());
+    // Without breakdowns (a plain job run) the summary carries none.
+    s.breakdown.reset();
+    QVERIFY(deserializeRankSummary(serializeRankSummary(s), back, error));
+    QVERIFY(!back.breakdown);
+    // An unknown collective type is refused, not trusted.
+    s.collectives[0].busType = 200;
+    QVERIFY(!deserializeRankSummary(serializeRankSummary(s), back, error));
+    QVERIFY(error.find("unknown type") != std::string::npos);
 }
 
 void TestJobSummary::corruptBuffersRejected()
