@@ -295,6 +295,7 @@ void JobDocument::showStep(qint64 stepNumber)
             RankSummary s = extractRankSummary(copy, r.summary.exitCode);
             s.rank = r.rank;
             s.exitCode = r.summary.exitCode;
+            s.breakdown = std::move(r.summary.breakdown); // of the whole trace: the step does not change it
             r.summary = std::move(s);
         });
         for (const JobRankData &r : job->ranks)

@@ -4,6 +4,7 @@
 #include "job/jobdocument.h"
 #include "job/jobrunner.h"
 #include "job/parallel.h"
+#include "job/rankbreakdown.h"
 #include "session/exitcodes.h"
 
 #include <mutex>
@@ -44,6 +45,7 @@ JobRankData buildJobRank(const JobRank &rank, const AnalysisRequest &request)
         d.rank = rank.rank;
         if (run.analysis->inputsOk) {
             d.summary = extractRankSummary(*run.analysis, run.exitCode);
+            addRankBreakdown(*run.analysis, d.summary); // the Ranks dock's overlap / exposed comm
             d.analysis = std::move(run.analysis);
         } else {
             d.summary.diagnostics = run.analysis->diagnostics;

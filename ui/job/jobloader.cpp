@@ -5,6 +5,7 @@
 #include "job/jobdocument.h"
 #include "job/jobrunner.h"
 #include "job/parallel.h"
+#include "job/rankbreakdown.h"
 #include "loader.h"
 #include "session/exitcodes.h"
 #include "session/rankpipeline.h"
@@ -301,6 +302,7 @@ void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, 
                 a.request.cancel = nullptr;
                 if (a.inputsOk) {
                     summary = extractRankSummary(a, run.exitCode);
+                    addRankBreakdown(a, summary); // the Ranks dock's overlap / exposed comm
                     if (model) {
                         // Stage 2 on a copy: the stage-1 model may be in a partial timeline on the
                         // GUI thread (details, names) or in another worker's snapshot right now.

@@ -3,6 +3,7 @@
 
 #include "export/chakracommkind.h"
 #include "job/busbw.h"
+#include "job/collectivebw.h"
 #include "job/jobdata.h"
 #include "panels/criticalpathmodel.h"
 #include "panels/ranktablemodel.h"
@@ -32,8 +33,9 @@ double offsetUsOf(const JobData &job, int64_t rank)
     return 0;
 }
 
-// Participant k's kernel in its rank's summary, null when not there.
-const RankCollective *kernelOf(const JobData &job, const MatchedCollective &c, size_t k)
+} // namespace
+
+const RankCollective *participantKernel(const JobData &job, const MatchedCollective &c, size_t k)
 {
     if (k >= c.ranks.size() || k >= c.index.size())
         return nullptr;
@@ -57,12 +59,10 @@ QString bytesText(int64_t b)
     return QStringLiteral("%1 %2").arg(v, 0, 'f', v < 10 ? 2 : 1).arg(QLatin1String(kUnits[u]));
 }
 
-QString gbps(double v)
+QString gbpsText(double v)
 {
     return v < 0 ? QStringLiteral("-") : QStringLiteral("%1 GB/s").arg(v, 0, 'f', v < 10 ? 2 : 1);
 }
-
-} // namespace
 
 int64_t jobTimeOriginNs(const JobData &job)
 {
@@ -77,7 +77,7 @@ int64_t jobTimeOriginNs(const JobData &job)
 
 double arrivalJobNs(const JobData &job, const MatchedCollective &c, size_t k, int64_t originNs)
 {
-    if (const RankCollective *kc = kernelOf(job, c, k))
+    if (const RankCollective *kc = participantKernel(job, c, k))
         return double(kc->startNs + std::llround(offsetUsOf(job, c.ranks[k]) * 1000) - originNs);
     const auto it = k < c.ranks.size() ? c.arrivalUs.find(c.ranks[k]) : c.arrivalUs.end();
     return it == c.arrivalUs.end() ? 0.0 : it->second * 1000.0 - double(originNs);
@@ -90,7 +90,7 @@ std::vector<std::string> collectiveChakraKinds(const JobData &job)
     for (size_t ci = 0; ci < out.size(); ++ci) {
         const MatchedCollective &c = job.analysis.collectives[ci];
         for (size_t k = 0; k < c.ranks.size() && out[ci].empty(); ++k) {
-            const RankCollective *kc = kernelOf(job, c, k);
+            const RankCollective *kc = participantKernel(job, c, k);
             const int i = job.indexOfRank(c.ranks[k]);
             const Analysis *a = i >= 0 ? job.ranks[size_t(i)].analysis.get() : nullptr;
             if (!kc || !a || !a->device)
@@ -132,50 +132,31 @@ void CollectiveRanksModel::setCollective(std::shared_ptr<const JobData> job, qin
     }
     const JobData &job_ = *m_job;
     const MatchedCollective &c = job_.analysis.collectives[size_t(m_index)];
-    double lastUs = -std::numeric_limits<double>::infinity();
-    for (const auto &[rank, t] : c.arrivalUs)
-        lastUs = std::max(lastUs, t);
-    // The type busbw is measured as: what the .et calls it (a SendRecv kernel of an
-    // all-to-all is one), else the collective's or the kernel's name.
-    CollectiveType type = collectiveTypeOf(chakraKind);
-    if (type == CollectiveType::Unknown)
-        type = collectiveTypeOf(c.name);
-    int64_t groupSize = int64_t(c.ranks.size());
+    // Sizes, transfers and bandwidths as the job report computes them (core/job/collectivebw.h),
+    // the type busbw is measured as named by the .et's kind shown in the title.
+    std::vector<const RankCollective *> kernels(c.ranks.size(), nullptr);
+    for (size_t k = 0; k < c.ranks.size(); ++k)
+        kernels[k] = participantKernel(job_, c, k);
+    const CollectiveBandwidth bw = collectiveBandwidth(c, kernels, collectiveTypeOf(chakraKind));
+    const CollectiveType type = bw.type;
+    const int64_t groupSize = bw.groupSize;
     for (size_t k = 0; k < c.ranks.size(); ++k) {
+        const CollectiveRankBandwidth &b = bw.ranks[k];
         Row row;
-        row.rank = c.ranks[k];
-        const RankCollective *kc = kernelOf(job_, c, k);
-        if (kc) {
-            row.event = kc->event;
-            if (type == CollectiveType::Unknown)
-                type = collectiveTypeOf(kc->kernelName);
-            if (kc->groupSize > 0)
-                groupSize = kc->groupSize;
-        }
+        row.rank = b.rank;
+        if (b.kernel)
+            row.event = b.kernel->event;
         row.arrivalNs = arrivalJobNs(job_, c, k, originNs);
-        const auto arrival = c.arrivalUs.find(row.rank), end = c.endUs.find(row.rank), wait = c.waitUs.find(row.rank);
-        if (wait != c.waitUs.end())
-            row.waitUs = wait->second;
-        if (arrival != c.arrivalUs.end() && end != c.endUs.end()) {
-            row.kernelUs = end->second - arrival->second;
-            row.transferUs = end->second - lastUs;
-        }
+        row.waitUs = b.waitUs;
+        row.kernelUs = std::max(0.0, b.kernelUs);
+        row.transferUs = b.transferUs < 0 ? 0.0 : b.transferUs;
         row.last = row.rank == c.lastArrivalRank;
         if (const auto l = c.lateness.find(row.rank); l != c.lateness.end())
             row.late = &l->second;
+        row.bytes = b.bytes;
+        row.algBwGBps = b.algBwGBps;
+        row.busBwGBps = b.busBwGBps;
         m_rows.push_back(row);
-    }
-    // Message sizes and bandwidths, once the type is known.
-    for (Row &row : m_rows) {
-        const int i = job_.indexOfRank(row.rank);
-        const Analysis *a = i >= 0 ? job_.ranks[size_t(i)].analysis.get() : nullptr;
-        if (a && a->device && row.event >= 0)
-            row.bytes = kernelMessageBytes(*a->device, a->link ? &*a->link : nullptr, uint32_t(row.event), type);
-        if (row.bytes && row.transferUs > 0) {
-            row.algBwGBps = algBwGBps(*row.bytes, row.transferUs * 1e-6);
-            if (busBwFactor(type, groupSize) > 0)
-                row.busBwGBps = busBwGBps(type, groupSize, *row.bytes, row.transferUs * 1e-6);
-        }
     }
     m_title = tr("%1 #%2 · process group %3 · %n rank(s)", nullptr, int(c.ranks.size()))
                   .arg(collectiveDisplayName(c, chakraKind))
@@ -260,8 +241,8 @@ QVariant CollectiveRanksModel::data(const QModelIndex &index, int role) const
         case StartSkewColumn: return late ? duration(late->startSkewUs) : QStringLiteral("-");
         case WorkExcessColumn: return late ? duration(late->workExcessUs) : QStringLiteral("-");
         case SizeColumn: return r.bytes ? bytesText(*r.bytes) : QStringLiteral("-");
-        case AlgBwColumn: return gbps(r.algBwGBps);
-        case BusBwColumn: return gbps(r.busBwGBps);
+        case AlgBwColumn: return gbpsText(r.algBwGBps);
+        case BusBwColumn: return gbpsText(r.busBwGBps);
         default: return {};
         }
     default: return {};

@@ -19,6 +19,7 @@
 
 namespace syncscope {
 struct MatchedCollective;
+struct RankCollective;
 struct RankLateness;
 } // namespace syncscope
 
@@ -44,6 +45,13 @@ std::vector<std::string> collectiveChakraKinds(const JobData &job);
 
 // "sendrecv (.et: ALL_TO_ALL)": the one name of a collective in every panel.
 QString collectiveDisplayName(const MatchedCollective &c, const std::string &chakraKind);
+
+// "1.00 MiB", "12.5 GB/s" ("-" for a negative rate): the job docks' size and bandwidth texts.
+QString bytesText(int64_t bytes);
+QString gbpsText(double gbps);
+
+// Participant k's kernel in its rank's summary, null when not there.
+const RankCollective *participantKernel(const JobData &job, const MatchedCollective &c, size_t k);
 
 class CollectiveRanksModel : public QAbstractTableModel
 {

@@ -89,6 +89,13 @@ void CollectivesModel::setJob(std::shared_ptr<const JobData> job)
     m_job = std::move(job);
     m_kinds = m_job ? collectiveChakraKinds(*m_job) : std::vector<std::string>();
     m_originNs = m_job ? jobTimeOriginNs(*m_job) : 0;
+    m_bandwidth.clear();
+    if (m_job) {
+        std::vector<const RankSummary *> summaries;
+        for (const JobRankData &r : m_job->ranks)
+            summaries.push_back(&r.summary);
+        m_bandwidth = jobCollectiveBandwidths(summaries, m_job->analysis);
+    }
     updateStarts();
     endResetModel();
 }
@@ -133,6 +140,8 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
     const auto i = static_cast<size_t>(index.row());
     const MatchedCollective &c = m_job->analysis.collectives[i];
     const RankLateness *late = lastArrivalLateness(c);
+    static const CollectiveBandwidth kNoBandwidth;
+    const CollectiveBandwidth &bw = i < m_bandwidth.size() ? m_bandwidth[i] : kNoBandwidth;
     switch (role) {
     case CollectiveIndexRole: return quint32(i);
     case CollectiveFilterRole:
@@ -141,6 +150,7 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         return index.column() == NameColumn || index.column() == ChakraColumn || index.column() == GroupColumn
                        || index.column() == MatchedByColumn || index.column() == WindowEdgeColumn
+                       || index.column() == SlowColumn
                    ? QVariant()
                    : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::ToolTipRole:
@@ -150,6 +160,24 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
             return tr("Ranks %1").arg(rankList(c.ranks));
         if (index.column() == CompleteColumn && !c.complete)
             return tr("Not every expected participant of this collective was found");
+        if (index.column() == SizeColumn && bw.messageBytes)
+            return tr("%1 bytes").arg(*bw.messageBytes);
+        if (index.column() >= TransferColumn && index.column() <= SlowColumn && bw.busBwGBps >= 0) {
+            QString tip = tr("busbw %1 over a transfer of %2 (%3 of %4 ranks, factor %5); the job's median for "
+                             "%3 of this size: %6")
+                              .arg(gbpsText(bw.busBwGBps), duration(bw.transferUs),
+                                   QString::fromUtf8(collectiveTypeName(bw.type).data(),
+                                                     qsizetype(collectiveTypeName(bw.type).size())))
+                              .arg(bw.groupSize)
+                              .arg(busBwFactor(bw.type, bw.groupSize), 0, 'f', 3)
+                              .arg(gbpsText(bw.medianBusBwGBps));
+            if (bw.slow)
+                tip += QLatin1Char('\n')
+                       + tr("Slow: below %1 x that median. The transfer starts at the last arrival, so this is the "
+                            "data moving slowly (a slow link or contention), not a rank arriving late")
+                             .arg(kSlowBusBwRatio);
+            return tip;
+        }
         if (index.column() == CausedColumn && c.lastArrivalRank >= 0)
             return tr("The other ranks' waits for rank %1 here").arg(c.lastArrivalRank);
         if (index.column() >= LateColumn && index.column() <= WindowEdgeColumn && late) {
@@ -183,6 +211,10 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         case WindowEdgeColumn: return int(c.windowEdge);
         case MatchedByColumn: return QString::fromStdString(c.matchedBy);
         case CompleteColumn: return int(c.complete);
+        case SizeColumn: return bw.messageBytes ? qint64(*bw.messageBytes) : qint64(-1);
+        case TransferColumn: return bw.transferUs;
+        case BusBwColumn: return bw.busBwGBps;
+        case SlowColumn: return int(bw.slow);
         default: return {};
         }
     case Qt::DisplayRole:
@@ -203,6 +235,10 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         case WindowEdgeColumn: return c.windowEdge ? tr("edge") : QString();
         case MatchedByColumn: return QString::fromStdString(c.matchedBy);
         case CompleteColumn: return c.complete ? tr("yes") : tr("no");
+        case SizeColumn: return bw.messageBytes ? bytesText(*bw.messageBytes) : QStringLiteral("-");
+        case TransferColumn: return bw.transferUs < 0 ? QStringLiteral("-") : duration(bw.transferUs);
+        case BusBwColumn: return gbpsText(bw.busBwGBps);
+        case SlowColumn: return bw.slow ? tr("slow") : QString();
         default: return {};
         }
     default: return {};
@@ -234,6 +270,19 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
             return tr("edge: the last arriver started the recorded step later (often the profiler starting later "
                       "on that rank), not slower work");
         case MatchedByColumn: return tr("How the instances on the ranks were matched");
+        case SizeColumn:
+            return tr("nccl-tests' size S from the Kineto args (In/Out msg nelems x dtype): the gathered output of "
+                      "an all-gather, the input of a reduce-scatter, the message otherwise");
+        case TransferColumn:
+            return tr("From the last rank's arrival to the kernel end, the mean over the ranks (nccl-tests averages "
+                      "its ranks' times): the data moving, nobody waiting");
+        case BusBwColumn:
+            return tr("busbw = S / transfer x nccl-tests' factor: all_reduce 2(n-1)/n; all_gather, reduce_scatter, "
+                      "all_to_all (n-1)/n; broadcast, reduce, send/recv 1");
+        case SlowColumn:
+            return tr("slow: busbw below %1 x the job's median busbw of the instances of the same collective type "
+                      "and size. Over the transfer, so a slow link, not a late rank")
+                .arg(kSlowBusBwRatio);
         default: return {};
         }
     }
@@ -256,6 +305,10 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
     case WindowEdgeColumn: return tr("Window edge");
     case MatchedByColumn: return tr("Matched by");
     case CompleteColumn: return tr("Complete");
+    case SizeColumn: return tr("Size");
+    case TransferColumn: return tr("Transfer");
+    case BusBwColumn: return tr("busbw");
+    case SlowColumn: return tr("Slow busbw");
     default: return {};
     }
 }

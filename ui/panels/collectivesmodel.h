@@ -5,9 +5,13 @@
 // origin, so the table and the timeline's axis agree), the spread of arrivals, the
 // last rank, the longest wait, the waits that rank caused, the last arriver's
 // lateness split into start skew and work excess (docs/job_analysis.md,
-// "Lateness") with the window-edge marker, how the instance was matched and
-// whether every expected rank took part.
+// "Lateness") with the window-edge marker, how the instance was matched,
+// whether every expected rank took part, and its message size, transfer time
+// (last arrival -> end), busbw and whether that is far below the job's median
+// for the same type and size (core/job/collectivebw.h, as the job report).
 #pragma once
+
+#include "job/collectivebw.h"
 
 #include <QAbstractTableModel>
 
@@ -60,6 +64,10 @@ public:
         WindowEdgeColumn, // "edge": the last arriver started the recorded step later
         MatchedByColumn,
         CompleteColumn,
+        SizeColumn,       // nccl-tests' S
+        TransferColumn,   // last arrival -> end, mean over the ranks
+        BusBwColumn,      // over the transfer
+        SlowColumn,       // "slow": busbw < kSlowBusBwRatio x the job's median (same type and size)
         ColumnCount
     };
     explicit CollectivesModel(QObject *parent = nullptr);
@@ -88,6 +96,7 @@ private:
     qint64 m_originNs = 0;
     std::vector<std::string> m_kinds; // per collective, as the .et names it
     std::vector<double> m_startNs;    // per collective: first arrival from m_originNs
+    std::vector<CollectiveBandwidth> m_bandwidth; // per collective (jobCollectiveBandwidths)
 };
 
 } // namespace syncscope::ui

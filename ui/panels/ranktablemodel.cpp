@@ -10,6 +10,7 @@
 #include <QFont>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -80,6 +81,13 @@ void RankTableModel::setJob(std::shared_ptr<const JobData> job)
             }
             if (s.link.present)
                 row.linkPct = 100 * s.link.coverage;
+            if (s.breakdown && s.breakdown->valid) {
+                const RankBreakdown &b = *s.breakdown;
+                row.overlapPct = std::isfinite(b.overlapPct) ? b.overlapPct : -1;
+                row.exposedCommUs = b.exposedCommUs;
+                row.commUs = b.commUs;
+                row.gpuSpanUs = b.kernelUs;
+            }
             m_rows.push_back(std::move(row));
         }
         // Stragglers are ranked by work delay cost: the rank whose extra work (not its
@@ -131,6 +139,13 @@ QVariant RankTableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole) {
         if (index.column() == StatusColumn && !r.problem.isEmpty())
             return r.problem;
+        // The breakdown columns explain their own value, the straggler's row or not.
+        if (index.column() == ExposedCommColumn && r.exposedCommUs >= 0 && r.gpuSpanUs > 0)
+            return tr("%1 of %2 communication not hidden under computation (%3 % of the GPU span)")
+                .arg(duration(r.exposedCommUs), duration(r.commUs))
+                .arg(100 * r.exposedCommUs / r.gpuSpanUs, 0, 'f', 1);
+        if (index.column() == OverlapColumn && r.overlapPct < 0 && r.gpuSpanUs >= 0)
+            return tr("No communication kernels: the overlap is undefined (HTA: NaN)");
         if (r.rank == m_topStraggler)
             return tr("Rank %1's extra work caused the most collective waits in this job (work delay cost %2)")
                 .arg(r.rank)
@@ -152,6 +167,8 @@ QVariant RankTableModel::data(const QModelIndex &index, int role) const
         case StartSkewCostColumn: return r.startSkewCostUs;
         case LastColumn: return qint64(r.lastArrivals);
         case LinkColumn: return r.linkPct;
+        case OverlapColumn: return r.overlapPct;
+        case ExposedCommColumn: return r.exposedCommUs;
         default: return {};
         }
     }
@@ -169,6 +186,9 @@ QVariant RankTableModel::data(const QModelIndex &index, int role) const
     case StartSkewCostColumn: return duration(r.startSkewCostUs);
     case LastColumn: return r.lastArrivals < 0 ? QStringLiteral("-") : QString::number(r.lastArrivals);
     case LinkColumn: return r.linkPct < 0 ? QStringLiteral("-") : QString::number(r.linkPct, 'f', 1) + QStringLiteral(" %");
+    case OverlapColumn:
+        return r.overlapPct < 0 ? QStringLiteral("-") : QString::number(r.overlapPct, 'f', 2) + QStringLiteral(" %");
+    case ExposedCommColumn: return duration(r.exposedCommUs);
     default: return {};
     }
 }
@@ -191,6 +211,12 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
                       "profiler starting later on this rank)");
         case LastColumn: return tr("Collectives this rank arrived last at");
         case LinkColumn: return tr("Host ops linked to their Kineto twin");
+        case OverlapColumn:
+            return tr("HTA's comm/comp overlap over the whole trace: the share of this rank's communication kernel "
+                      "time that computation kernels ran under");
+        case ExposedCommColumn:
+            return tr("TraceLens' exposed communication over the whole trace: communication kernel time not "
+                      "overlapped by any computation kernel on the same GPU");
         default: return {};
         }
     }
@@ -208,6 +234,8 @@ QVariant RankTableModel::headerData(int section, Qt::Orientation orientation, in
     case StartSkewCostColumn: return tr("Start skew cost");
     case LastColumn: return tr("Times last");
     case LinkColumn: return tr("Link coverage");
+    case OverlapColumn: return tr("Comm/comp overlap");
+    case ExposedCommColumn: return tr("Exposed comm");
     default: return {};
     }
 }

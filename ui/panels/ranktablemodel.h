@@ -3,7 +3,8 @@
 // time, single-rank critical path and dominant bound-by bucket, the collective
 // waits it suffered and caused (and of those, the part its extra work and the
 // part its start skew caused), how often it arrived last, its link coverage,
-// and the exit code of a rank that failed. The same figures as the batch job
+// its GPU's comm/comp overlap and exposed communication (HTA / TraceLens, the job
+// report's ranks[i].breakdown) and the exit code of a rank that failed. The same figures as the batch job
 // summary (core/job/jobdocument.cpp formatJobSummary), so GUI and batch agree.
 #pragma once
 
@@ -44,6 +45,8 @@ public:
         StartSkewCostColumn,  // the waits caused by its starting later
         LastColumn,
         LinkColumn,
+        OverlapColumn,      // HTA comm_comp_overlap_pct (whole trace)
+        ExposedCommColumn,  // TraceLens exposed communication (whole trace)
         ColumnCount
     };
     // One row's figures; -1 where unknown (shown as "-", sorted below every value).
@@ -63,6 +66,10 @@ public:
         int64_t lastArrivals = -1;
         int64_t collectives = -1;
         double linkPct = -1;     // 0..100
+        double overlapPct = -1;  // comm/comp overlap 0..100; -1 unknown or undefined (no communication)
+        double exposedCommUs = -1;
+        double commUs = -1;      // all communication (the union of its kernels)
+        double gpuSpanUs = -1;   // HTA's kernel_time_us
     };
 
     explicit RankTableModel(QObject *parent = nullptr);
