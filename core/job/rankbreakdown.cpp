@@ -54,6 +54,10 @@ void addRankBreakdown(const Analysis &a, RankSummary &s)
 {
     if (!a.device)
         return;
+    if (a.breakdown && a.breakdown->computed) { // the pipeline computed them (AnalysisRequest::breakdowns)
+        s.breakdown = summarizeBreakdown(a.breakdown->whole);
+        return;
+    }
     // Only what the summary keeps: HTA's four breakdowns and the exposed communication
     // (launch statistics and queue length are per-launch series a job report does not carry).
     Diagnostics scratch; // the critical path already reports the rows' problems

@@ -22,8 +22,9 @@ struct BreakdownSet;
 // exposed communication, and the kMaxRankTopKernels kernels with the largest sums.
 RankBreakdown summarizeBreakdown(const BreakdownSet &set);
 
-// Computes the whole-trace breakdowns of a finished analysis (HTA's row load of its
-// device trace) into summary.breakdown; nothing without a device trace.
+// The whole-trace breakdowns of a finished analysis into summary.breakdown: the
+// pipeline's (Analysis::breakdown) when it computed them, else from HTA's row load of
+// its device trace; nothing without a device trace.
 void addRankBreakdown(const Analysis &analysis, RankSummary &summary);
 
 // ranks[i].breakdown: the keys of the single-rank report's "breakdown" that the

@@ -250,6 +250,11 @@ void TestJobBreakdown::runnerComputesBreakdownsOnlyWhenAsked()
     const RankSummary s = runJobRank(rank, options);
     QVERIFY(s.breakdown && s.breakdown->valid);
     QCOMPARE(s.breakdown->kernelUs, 13009.0);
+    // When the pipeline computed them (the CLI's request does for --report) they are reused: same numbers.
+    options.request.breakdowns = true;
+    const RankSummary reused = runJobRank(rank, options);
+    QVERIFY(reused.breakdown);
+    QCOMPARE(rankBreakdownJson(*reused.breakdown).dump(), rankBreakdownJson(*s.breakdown).dump());
 }
 
 void TestJobBreakdown::jobReportAndSummary()
