@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
 namespace syncscope {
@@ -16,12 +18,21 @@ void sizeRankCollectives(const Analysis &a, RankSummary &s)
     if (!a.device || s.collectives.empty())
         return;
     const LinkResult *link = a.link ? &*a.link : nullptr;
-    const ChakraKernelKinds kinds(a.host.get(), *a.device, link);
+    // The plan's lookup tables (two maps over every plan node) only where the .et's kind
+    // needs the kernel's ancestors: a SendRecv kernel of a linked pair. Any other kernel's
+    // kind comes from its name alone (chakraKernelCommKind), so a plain job run pays nothing.
+    bool ancestors = false;
+    for (const RankCollective &c : s.collectives)
+        ancestors = ancestors || c.kernelName.find("SendRecv") != std::string::npos;
+    std::optional<ChakraKernelKinds> kinds;
+    if (ancestors && a.host && link)
+        kinds.emplace(a.host.get(), *a.device, link);
     for (RankCollective &c : s.collectives) {
         if (c.event >= a.device->events.size())
             continue;
         // The .et's kind first: NCCL builds an all-to-all from SendRecv kernels.
-        CollectiveType type = collectiveTypeOf(chakraCommKindName(kinds.of(c.event)));
+        const ChakraCommKind kind = kinds ? kinds->of(c.event) : chakraKernelCommKind(c.kernelName, {});
+        CollectiveType type = collectiveTypeOf(chakraCommKindName(kind));
         if (type == CollectiveType::Unknown)
             type = collectiveTypeOf(c.collectiveName);
         if (type == CollectiveType::Unknown)
