@@ -65,6 +65,7 @@ private slots:
     void slowInstanceFlagged();
     void unknownSizeNeverFlagged();
     void generatedJobThroughPipeline();
+    void realTraceMessageSizes();
     void rankBreakdownIsTheSingleRankOne();
     void runnerComputesBreakdownsOnlyWhenAsked();
     void jobReportAndSummary();
@@ -195,6 +196,39 @@ void TestJobBreakdown::generatedJobThroughPipeline()
     bw = jobCollectiveBandwidths(ranks, job);
     for (size_t k = 0; k < bw.size(); ++k)
         QCOMPARE(bw[k].slow, k == 1);
+}
+
+void TestJobBreakdown::realTraceMessageSizes()
+{
+    // HTA's hta_nccl_data (rank 0 of 2): S from the kernels' Kineto args, busbw over the transfer.
+    REQUIRE_SHARED_DATA();
+    std::vector<RankSummary> ranks{jobtest::summarize(testutil::sharedData("device_only/hta_nccl_data.kineto.json.gz"))};
+    const std::vector<RankCollective> cs = ranks[0].collectives;
+    QCOMPARE(cs.size(), size_t(21));
+    // Broadcast of 53120 Float, of 53 Long, all-reduce of 2049000 Float.
+    QCOMPARE(CollectiveType(cs[0].busType), CollectiveType::Broadcast);
+    QCOMPARE(cs[0].messageBytes, int64_t(53120 * 4));
+    QCOMPARE(cs[1].messageBytes, int64_t(53 * 8));
+    QCOMPARE(CollectiveType(cs[2].busType), CollectiveType::AllReduce);
+    QCOMPARE(cs[2].messageBytes, int64_t(2049000 * 4));
+    for (const RankCollective &c : cs)
+        QVERIFY(c.messageBytes > 0 && c.groupSize == 2);
+    // Its peer as a copy of it (same clock, same kernels): every instance matched, both
+    // ranks arriving together, so the transfer is the kernel.
+    ranks.push_back(ranks[0]);
+    ranks[1].rank = 1;
+    const JobAnalysis job = analyzeJob(ranks, {});
+    QCOMPARE(job.collectives.size(), cs.size());
+    const std::vector<CollectiveBandwidth> bw = jobCollectiveBandwidths(ranks, job);
+    for (size_t k = 0; k < bw.size(); ++k) {
+        const RankCollective &c = cs[job.collectives[k].index[0]];
+        const double kernelUs = double(c.endNs - c.startNs) / 1000;
+        QVERIFY(std::fabs(bw[k].transferUs - kernelUs) < 1e-3);
+        // n = 2: all-reduce 2(n-1)/n = 1, broadcast 1: busbw = algbw = S / t.
+        QVERIFY(std::fabs(bw[k].busBwGBps - double(c.messageBytes) / (bw[k].transferUs * 1e-6) / 1e9) <
+                1e-9 * bw[k].busBwGBps);
+        QVERIFY(!bw[k].slow || bw[k].busBwGBps < 0.5 * bw[k].medianBusBwGBps);
+    }
 }
 
 void TestJobBreakdown::rankBreakdownIsTheSingleRankOne()
