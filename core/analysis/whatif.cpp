@@ -136,9 +136,25 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
                 error = quoted(part) + " needs an integer";
                 return false;
             }
+        } else if (part.substr(0, 5) == "coll=" || part.substr(0, 3) == "pg=") {
+            t.kind = part[0] == 'c' ? Term::Coll : Term::Pg;
+            t.text = std::string(trim(part.substr(part.find('=') + 1)));
+            if (t.text.empty()) {
+                error = quoted(part) + (t.kind == Term::Coll ? " needs a collective name (e.g. coll=allreduce)"
+                                                             : " needs a process group name (e.g. pg=0)");
+                return false;
+            }
+        } else if (part.substr(0, 5) == "step=") {
+            t.kind = Term::Step;
+            t.text = std::string(part.substr(5));
+            if (!parseInt(t.text, t.number) || t.number < 0 || t.number > kWhatIfMaxStep) {
+                error = quoted(part) + " needs a step number N in [0, 2^53] (ProfilerStep#N)";
+                return false;
+            }
         } else if (part.find_first_of("=~") != std::string_view::npos) {
             error = "unknown selector " + quoted(part) +
-                    " (name~REGEX, name=NAME, cat=..., comm, compute, stream=N, rank=N, event=N, or a name)";
+                    " (name~REGEX, name=NAME, cat=..., comm, compute, stream=N, rank=N, event=N, coll=NAME, "
+                    "pg=NAME, step=N, or a name)";
             return false;
         } else {
             t.kind = Term::NameEquals;
@@ -202,7 +218,8 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
         const bool scale = star != std::string_view::npos && (eq == std::string_view::npos || star > eq);
         if (!scale && eq == std::string_view::npos) {
             error = "what-if rule " + quoted(rule.text) +
-                    " has no action: write SELECTOR*FACTOR, SELECTOR=DURATION or sync:SELECTOR=drop";
+                    " has no action: write SELECTOR*FACTOR, SELECTOR=DURATION, SELECTOR=median|mean|min or "
+                    "sync:SELECTOR=drop";
             return false;
         }
         const size_t at = scale ? star : eq;
@@ -215,11 +232,15 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
                         " is not a number in [0, 1e6] (the allowed factors)";
                 return false;
             }
+        } else if (const std::string_view v = trim(value); v == "median" || v == "mean" || v == "min") {
+            rule.action = WhatIfRule::SetStatistic;
+            rule.statistic = v == "median" ? WhatIfRule::Median : v == "mean" ? WhatIfRule::Mean : WhatIfRule::Min;
         } else {
             rule.action = WhatIfRule::Set;
             if (!parseDuration(value, rule.durationUs)) {
                 error = "what-if rule " + quoted(rule.text) + ": the duration " + quoted(trim(value)) +
-                        " is not a time in [0, 2^60 ns] (about 36.5 years; µs, or with ns/us/ms/s)";
+                        " is not a time in [0, 2^60 ns] (about 36.5 years; µs, or with ns/us/ms/s) nor median, "
+                        "mean or min";
                 return false;
             }
         }
@@ -319,6 +340,18 @@ bool WhatIfEngine::matchesWith(const WhatIfSelector &selector, uint32_t ev,
             if (static_cast<int64_t>(ev) != t.number)
                 return false;
             break;
+        case Term::Coll:
+        case Term::Pg: {
+            const auto &coll = facts().collective;
+            const auto it = coll.find(ev);
+            if (it == coll.end() || (t.kind == Term::Coll ? it->second.first : it->second.second) != t.text)
+                return false;
+            break;
+        }
+        case Term::Step:
+            if (facts().step[ev] != t.number)
+                return false;
+            break;
         }
     }
     return true;
@@ -374,6 +407,21 @@ WhatIfResult WhatIfEngine::evaluate(const std::vector<WhatIfRule> &rules) const
                     own[ev] += r.edgeWeight[e];
             }
             matched = static_cast<int64_t>(own.size());
+            // =median|mean|min: the statistic of the own times of the matching ops of
+            // each name, set as each op's duration.
+            std::unordered_map<int32_t, double> target;
+            WhatIfRule set;
+            set.action = WhatIfRule::Set;
+            if (rule.action == WhatIfRule::SetStatistic) {
+                std::unordered_map<StrId, std::vector<double>> byName;
+                for (const auto &[ev, t] : own)
+                    byName[m_trace.events[static_cast<size_t>(ev)].name].push_back(t);
+                std::unordered_map<StrId, double> stat;
+                for (auto &[name, values] : byName)
+                    stat[name] = whatIfStatistic(rule.statistic, std::move(values));
+                for (const auto &[ev, t] : own)
+                    target[ev] = stat[m_trace.events[static_cast<size_t>(ev)].name];
+            }
             std::unordered_map<int32_t, bool> firstPiece;
             for (int32_t e = 0; e < g.edgeCount(); ++e) {
                 const int32_t ev = g.edgeEvent[e];
@@ -383,9 +431,14 @@ WhatIfResult WhatIfEngine::evaluate(const std::vector<WhatIfRule> &rules) const
                 if (it == own.end())
                     continue;
                 double &w = r.edgeWeight[e];
-                const bool first = rule.action == WhatIfRule::Set && it->second <= 0 &&
+                const bool first = rule.action != WhatIfRule::Scale && it->second <= 0 &&
                                    firstPiece.try_emplace(ev, true).second;
-                w = whatIfPieceWeight(rule, w, it->second, first);
+                if (rule.action == WhatIfRule::SetStatistic) {
+                    set.durationUs = target[ev];
+                    w = whatIfPieceWeight(set, w, it->second, first);
+                } else {
+                    w = whatIfPieceWeight(rule, w, it->second, first);
+                }
             }
         }
         r.rules.push_back({rule.text, matched});

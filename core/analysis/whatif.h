@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,27 +35,45 @@ constexpr double kWhatIfMaxDurationUs = kWhatIfMaxDurationNs / 1000.0;
 // Which events a rule applies to: every term must hold ("&").
 struct WhatIfSelector {
     struct Term {
-        enum Kind { NameRegex, NameEquals, Category, Comm, Compute, Stream, Rank, Event } kind = NameEquals;
-        std::string text;          // regex / name / category as written
+        enum Kind { NameRegex, NameEquals, Category, Comm, Compute, Stream, Rank, Event, Coll, Pg, Step };
+        Kind kind = NameEquals;
+        std::string text;          // regex / name / category / collective / process group as written
         std::shared_ptr<const re2::RE2> regex; // NameRegex: compiled once, when the rule is parsed
         EventKind category = EventKind::Other;
-        int64_t number = 0;        // Stream, Rank, Event (a traceEvents index)
+        int64_t number = 0;        // Stream, Rank, Event (a traceEvents index), Step (N of ProfilerStep#N)
     };
     std::vector<Term> terms;
 };
 
 struct WhatIfRule {
-    enum Action { Scale, Set, DropSync } action = Scale;
+    // SetStatistic: SELECTOR=median|mean|min, relative to the data (docs/what_if.md,
+    // "Relative to the data"): each matching op's own time (a joined collective's
+    // transfer in job mode) set to the statistic over the matching ops of its name.
+    enum Action { Scale, Set, DropSync, SetStatistic } action = Scale;
+    enum Statistic { Median, Mean, Min } statistic = Median; // SetStatistic
     std::string text;              // as the user wrote it
     WhatIfSelector selector;
     double factor = 1;             // Scale
     double durationUs = 0;         // Set
 };
 
+// "median", "mean", "min".
+const char *whatIfStatisticName(WhatIfRule::Statistic statistic);
+
+// The statistic of `values` (none: 0): the median as numpy's (the mean of the two
+// middle values for an even count), the arithmetic mean, the minimum.
+double whatIfStatistic(WhatIfRule::Statistic statistic, std::vector<double> values);
+
+// The largest N a step=N selector takes (ProfilerStep numbers are int64, but a
+// larger N is a typo, not a step).
+constexpr int64_t kWhatIfMaxStep = int64_t(1) << 53;
+
 // Parses "SELECTOR*FACTOR", "SELECTOR=DURATION" (µs, or with ns/us/ms/s) and
 // "sync:SELECTOR=drop". SELECTOR: name~REGEX (RE2 syntax: linear time, no
 // back-references), name=NAME, cat=kernel|cpu_op|runtime|memcpy|memset|user_annotation,
-// comm, compute, stream=N, rank=N, event=N (one traceEvents entry), or a bare name;
+// comm, compute, stream=N, rank=N, event=N (one traceEvents entry), coll=NAME (collective
+// name), pg=NAME (process group), step=N (inside ProfilerStep#N), or a bare name;
+// "SELECTOR=median|mean|min" sets a relative duration (SetStatistic);
 // terms joined by '&'. The bounds above are checked: a rule over 4 KiB, a pattern
 // over 1 KiB or one RE2 refuses, a factor outside [0, 1e6] or a duration outside
 // [0, 2^60 ns] is refused. Returns false with a sentence naming the rule in `error`.
@@ -117,6 +136,13 @@ public:
     bool matches(const WhatIfSelector &selector, uint32_t ev) const;
 
 private:
+    // What coll=, pg= and step= look at, per event: built on first use (most rules
+    // never need it), once, thread-safe.
+    struct EventFacts {
+        std::unordered_map<uint32_t, std::pair<std::string, std::string>> collective; // kernel -> (collective, pg)
+        std::vector<int64_t> step; // per event: N of the ProfilerStep#N containing its start, -1 none
+    };
+    const EventFacts &facts() const;
     bool matchesWith(const WhatIfSelector &selector, uint32_t ev, std::vector<std::vector<int8_t>> *regexMemo) const;
     std::vector<double> earliest(const std::vector<double> &weight) const;
 
@@ -125,6 +151,8 @@ private:
     std::optional<int64_t> m_rank;
     std::vector<int32_t> m_topo;        // graph nodes in a topological order
     std::vector<double> m_baseline;     // earliest time per node with the measured weights
+    mutable std::once_flag m_factsOnce;
+    mutable std::unique_ptr<EventFacts> m_facts;
 };
 
 } // namespace syncscope

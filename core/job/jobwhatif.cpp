@@ -11,81 +11,6 @@
 
 namespace syncscope {
 
-bool jobWhatIfMatches(const WhatIfSelector &selector, const RankCpOp &op, int64_t rank)
-{
-    using Term = WhatIfSelector::Term;
-    const std::string_view kernel = eventKindName(EventKind::Kernel);
-    for (const Term &t : selector.terms) {
-        bool hit = false;
-        switch (t.kind) {
-        case Term::NameRegex: hit = whatIfRegexSearch(t, op.name); break;
-        case Term::NameEquals: hit = op.name == t.text; break;
-        case Term::Category:
-            hit = op.kind == eventKindName(t.category) ||
-                  (t.category == EventKind::Runtime && op.kind == eventKindName(EventKind::Driver));
-            break;
-        case Term::Comm:
-        case Term::Compute:
-            hit = op.kind == kernel && (op.collective >= 0 || isCommKernelName(op.name)) == (t.kind == Term::Comm);
-            break;
-        case Term::Stream: hit = op.stream >= 0 && op.stream == t.number; break;
-        case Term::Rank: hit = rank == t.number; break;
-        case Term::Event: hit = false; break;
-        }
-        if (!hit)
-            return false;
-    }
-    return true;
-}
-
-std::vector<double> jobWhatIfWeights(const RankCpGraph &graph, int64_t rank, const std::vector<WhatIfRule> &rules,
-                                     std::vector<int64_t> &matched)
-{
-    std::vector<double> w = job::measuredWeights(graph);
-    const auto opKernel = static_cast<uint8_t>(CpEdgeType::OperatorKernel);
-    const auto sync = static_cast<uint8_t>(CpEdgeType::SyncDependency);
-    for (size_t r = 0; r < rules.size(); ++r) {
-        const WhatIfRule &rule = rules[r];
-        // One regex test per op, not per edge.
-        std::vector<int8_t> holds(graph.ops.size(), -1);
-        auto opHolds = [&](int32_t op) {
-            if (op < 0)
-                return false;
-            int8_t &h = holds[static_cast<size_t>(op)];
-            if (h < 0)
-                h = jobWhatIfMatches(rule.selector, graph.ops[static_cast<size_t>(op)], rank) ? 1 : 0;
-            return h == 1;
-        };
-        if (rule.action == WhatIfRule::DropSync) {
-            for (size_t e = 0; e < graph.edges.size(); ++e)
-                if (graph.edges[e].type == sync && !std::isnan(w[e]) &&
-                    opHolds(graph.nodes[static_cast<size_t>(graph.edges[e].to)].op)) {
-                    w[e] = std::numeric_limits<double>::quiet_NaN();
-                    ++matched[r];
-                }
-            continue;
-        }
-        // An op's own time is the sum of its operator edges, as in WhatIfEngine.
-        std::unordered_map<int32_t, double> own;
-        for (size_t e = 0; e < graph.edges.size(); ++e)
-            if (graph.edges[e].type == opKernel && opHolds(graph.edges[e].op))
-                own[graph.edges[e].op] += w[e];
-        matched[r] += static_cast<int64_t>(own.size());
-        std::unordered_map<int32_t, bool> firstPiece;
-        for (size_t e = 0; e < graph.edges.size(); ++e) {
-            if (graph.edges[e].type != opKernel)
-                continue;
-            auto it = own.find(graph.edges[e].op);
-            if (it == own.end())
-                continue;
-            const bool first = rule.action == WhatIfRule::Set && it->second <= 0 &&
-                               firstPiece.try_emplace(it->first, true).second;
-            w[e] = whatIfPieceWeight(rule, w[e], it->second, first);
-        }
-    }
-    return w;
-}
-
 double rankLongestPathUs(const RankCpGraph &graph, const std::vector<double> &weight)
 {
     const size_t n = graph.nodes.size();
@@ -131,17 +56,18 @@ JobWhatIf jobWhatIf(const std::vector<RankSummary> &ranks, const std::vector<uin
 {
     JobWhatIf out;
     std::vector<int64_t> matched(rules.size(), 0);
-    std::vector<std::vector<double>> weights(ranks.size());
+    // The rules on every rank at once (=median|mean|min need all ranks' ops).
+    std::vector<std::vector<int64_t>> perRank;
+    std::vector<std::vector<double>> weights =
+        jobWhatIfAllWeights(ranks, use, jobTransfers(ranks, use, collectives), rules, perRank);
     for (size_t i = 0; i < ranks.size(); ++i) {
         const RankCpGraph &g = ranks[i].criticalPath;
         if (!use[i] || !g.valid)
             continue;
-        std::vector<int64_t> mine(rules.size(), 0);
-        weights[i] = jobWhatIfWeights(g, ranks[i].rank, rules, mine);
-        std::vector<int64_t> none;
+        const std::vector<int64_t> &mine = perRank[i];
         JobWhatIfRank row;
         row.rank = ranks[i].rank;
-        row.baselineUs = rankLongestPathUs(g, jobWhatIfWeights(g, ranks[i].rank, {}, none));
+        row.baselineUs = rankLongestPathUs(g, measuredWeights(g));
         row.projectedUs = rankLongestPathUs(g, weights[i]);
         for (size_t r = 0; r < rules.size(); ++r) {
             matched[r] += mine[r];
