@@ -9,6 +9,7 @@
 #include "fuzzinput.h"
 
 #include "analysis/whatif.h"
+#include "job/jobanalysis.h"
 #include "job/jobwhatif.h"
 #include "job/ranksummary.h"
 #include "session/analysis.h"
@@ -74,8 +75,11 @@ extern "C" int SYNCSCOPE_FUZZ_ENTRY(const uint8_t *data, size_t size)
         check(part.size() <= kWhatIfMaxRuleBytes);
         check(rule.factor >= 0 && rule.factor <= kWhatIfMaxFactor);
         check(rule.durationUs >= 0 && rule.durationUs <= kWhatIfMaxDurationUs * (1 + 1e-12));
-        for (const auto &t : rule.selector.terms)
+        for (const auto &t : rule.selector.terms) {
             check(t.kind != WhatIfSelector::Term::NameRegex || (t.regex && t.text.size() <= kWhatIfMaxPatternBytes));
+            check(t.kind != WhatIfSelector::Term::Step || (t.number >= 0 && t.number <= kWhatIfMaxStep));
+            check((t.kind != WhatIfSelector::Term::Coll && t.kind != WhatIfSelector::Term::Pg) || !t.text.empty());
+        }
         rules.push_back(std::move(rule));
     }
     if (rules.empty())
@@ -112,5 +116,14 @@ extern "C" int SYNCSCOPE_FUZZ_ENTRY(const uint8_t *data, size_t size)
     for (double x : w)
         check(std::isnan(x) || std::isfinite(x));
     check(std::isfinite(rankLongestPathUs(f.summary.criticalPath, w)));
+
+    // With the summary (coll=, pg=, step= read its collectives and steps), as a job of
+    // one rank: =median|mean|min over its ops.
+    std::vector<std::vector<int64_t>> perRank;
+    static const std::vector<RankSummary> one{f.summary};
+    const auto all = jobWhatIfAllWeights(one, {1}, jobTransfers(one, {1}, {}), rules, perRank);
+    check(all.size() == 1 && all[0].size() == w.size() && perRank[0].size() == rules.size());
+    for (double x : all[0])
+        check(std::isnan(x) || std::isfinite(x));
     return 0;
 }
