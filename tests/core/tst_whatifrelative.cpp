@@ -393,6 +393,31 @@ void TestWhatIfRelative::jobMedianTransfer()
             }
         }
     }
+    // A measured transfer of 0 cannot be scaled: that kernel keeps its weight.
+    {
+        auto zero = transfers;
+        auto &[op0, t0] = *zero[0].begin();
+        t0.transferUs = 0;
+        std::vector<std::vector<int64_t>> matched;
+        const auto weights = jobWhatIfAllWeights(m_slowColl, use, zero, {rule("coll=allreduce=median")}, matched);
+        QCOMPARE(weights[0][size_t(t0.edge)], m_slowColl[0].criticalPath.edges[size_t(t0.edge)].weightUs);
+    }
+    // Not joined (no transfers known): the kernels' own times, each set to the median
+    // of all the allreduce kernels' own times.
+    {
+        std::vector<double> own;
+        for (size_t i = 0; i < transfers.size(); ++i)
+            for (const auto &[op, t] : transfers[i])
+                own.push_back(m_slowColl[i].criticalPath.edges[size_t(t.edge)].weightUs);
+        std::sort(own.begin(), own.end());
+        const double ownMedian = (own[11] + own[12]) / 2;
+        std::vector<std::vector<int64_t>> matched;
+        const auto weights = jobWhatIfAllWeights(m_slowColl, use, JobTransfers(m_slowColl.size()),
+                                                 {rule("coll=allreduce=median")}, matched);
+        for (size_t i = 0; i < transfers.size(); ++i)
+            for (const auto &[op, t] : transfers[i])
+                QCOMPARE(weights[i][size_t(t.edge)], ownMedian);
+    }
     // Each rank's own critical path that runs through the slow instance loses its
     // excess, 360 us within 1 %; none gets longer than the others' jitter (6 x 1 us).
     const JobAnalysis job = analyze(m_slowColl, {"coll=allreduce=median"});
