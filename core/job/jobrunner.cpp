@@ -143,6 +143,10 @@ RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options)
         req.devicePath = rank.devicePath;
         req.rolesGiven = true;
         req.rank = rank.rank;
+        // The whole-trace breakdowns while the critical path runs (addRankBreakdown takes
+        // them); the job report has no per-rank steps to break down.
+        req.breakdowns = options.breakdowns;
+        req.stepBreakdowns = false;
         RankRun run = runRankPipeline(req, jobRankOutputPaths(options.outputs, rank));
         RankSummary s;
         if (run.analysis->inputsOk) {

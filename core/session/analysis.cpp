@@ -251,7 +251,7 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         computeWholeBreakdown(*a->device, *breakdown);
         // The steps' windows come from the annotations, not the critical path. The
         // critical path holds one core: the steps take the others.
-        if (request.allSteps)
+        if (request.allSteps && request.stepBreakdowns)
             computeStepBreakdowns(*a->device, profilerStepSpans(*a->device), *breakdown,
                                   cpaTask.valid() ? std::max(1u, defaultWorkers() - 1) : 0);
         end = std::chrono::steady_clock::now();

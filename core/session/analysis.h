@@ -47,6 +47,7 @@ struct AnalysisRequest {
     // HTA's breakdowns (report/breakdownreport.h), whole trace and per step: the
     // whole-trace part runs while the critical path does, the steps after it.
     bool breakdowns = false;
+    bool stepBreakdowns = true; // with allSteps, per step too (a job's ranks need only the whole trace)
     WindowKind window = WindowKind::Default;
     int64_t stepFirst = -1, stepLast = -1; // Step: N of ProfilerStep#N; -1 = the first step in time
     const std::atomic<bool> *cancel = nullptr;

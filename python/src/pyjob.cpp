@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "pyjob.h"
 
+#include "job/collectivebw.h"
+
 #include "job/busbw.h"
 #include "job/jobdocument.h"
 #include "job/parallel.h"
@@ -34,6 +36,10 @@ std::shared_ptr<PyJob> PyJob::load(const std::vector<std::string> &argv, pyb::ob
     std::string error;
     if (!buildJobCli(j->m_parsed.args, j->m_parsed.cli, defaultWorkers(), j->m_job, error))
         throw UsageError(error);
+    // report() is the CLI's --report, which carries each rank's breakdowns (computed while
+    // the rank's trace is loaded: the job keeps only its summary).
+    j->m_job.run.breakdowns = true;
+    j->m_job.run.request.breakdowns = true;
     ProgressSink sink(std::move(progress));
     j->m_job.run.request.cancel = sink.active() ? sink.cancelFlag() : nullptr;
     j->m_job.run.rankDone = [&sink](size_t done, size_t total, const RankSummary &) {
@@ -168,7 +174,21 @@ pyb::dict PyJob::collectives() const
     auto &late = c.f64("last_late_us");
     auto &skew = c.f64("last_start_skew_us");
     auto &excess = c.f64("last_work_excess_us");
+    // The job report's bandwidth fields (core/job/collectivebw.h); -1 / unknown become NaN.
+    auto &bytes = c.f64("message_bytes");
+    auto &transferUs = c.f64("transfer_us");
+    auto &algbw = c.f64("algbw_gbps");
+    auto &busbw = c.f64("busbw_gbps");
+    auto &slow = c.boolean("slow_busbw");
+    const std::vector<CollectiveBandwidth> bw = jobCollectiveBandwidths(m_ranks, m_analysis);
+    auto known = [](double v) { return v >= 0 ? v : kNaN; };
     for (size_t i = 0; i < m_analysis.collectives.size(); ++i) {
+        const CollectiveBandwidth *b = i < bw.size() ? &bw[i] : nullptr;
+        bytes.push_back(b && b->messageBytes ? double(*b->messageBytes) : kNaN);
+        transferUs.push_back(b ? known(b->transferUs) : kNaN);
+        algbw.push_back(b ? known(b->algBwGBps) : kNaN);
+        busbw.push_back(b ? known(b->busBwGBps) : kNaN);
+        slow.push_back(b && b->slow);
         const MatchedCollective &m = m_analysis.collectives[i];
         index.push_back(int64_t(i));
         name.push_back(m.name);

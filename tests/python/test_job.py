@@ -1,4 +1,5 @@
 """The job tables equal the job report of `syncscope --batch --job` on the DLRM 8-rank job."""
+import math
 import unittest
 
 import syncscope
@@ -43,6 +44,13 @@ class DlrmJob(unittest.TestCase):
             self.assertEqual((row["name"], row.process_group, row.last_arrival_rank),
                              (w["name"], w["process_group"], w["last_arrival_rank"]))
             self.assertEqual(bool(row.window_edge), w["window_edge"])
+            # The bandwidth fields are the report's (null there is NaN here).
+            for col in ("message_bytes", "transfer_us", "algbw_gbps", "busbw_gbps"):
+                if w[col] is None:
+                    self.assertTrue(math.isnan(row[col]), col)
+                else:
+                    self.assertAlmostEqual(row[col], w[col], delta=max(TOL, 1e-9 * abs(w[col])))
+            self.assertEqual(bool(row.slow_busbw), w["slow_busbw"])
             mine = arr[arr.collective == row.collective]
             self.assertEqual(sorted(mine["rank"]), w["ranks"])
             for _, a in mine.iterrows():
