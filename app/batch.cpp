@@ -168,6 +168,7 @@ int runBatch(const CliArgs &args, const CliRequest &cli)
     // (The pipeline computed them: AnalysisRequest::breakdowns, set by buildCliRequest.)
     if (a.breakdown && (args.has("--report") || (!quiet && !a.steps.empty())))
         ctx.breakdown = a.breakdown;
+    ctx.skipBreakdowns = args.has("--no-breakdowns");
     ctx.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (args.has("--report")) {
         try {

@@ -125,7 +125,8 @@ bool buildJobCli(const CliArgs &args, const CliRequest &request, unsigned defaul
     out.quiet = args.has("--quiet");
     // Each rank's breakdowns (ranks[i].breakdown, the summary's GPU lines): as for one rank,
     // only for a report or with --step all, so a plain job run keeps its speed.
-    out.run.breakdowns = args.has("--report") || (out.run.request.allSteps && !out.quiet);
+    out.run.breakdowns =
+        !args.has("--no-breakdowns") && (args.has("--report") || (out.run.request.allSteps && !out.quiet));
     if (!parseWhatIfRules(args, out.whatIf, error))
         return false;
     return true;

@@ -112,6 +112,9 @@ const std::vector<CliOption> &cliOptions()
          "Write a machine-readable JSON report of the run; it lists every output as written, failed or skipped (in "
          "job mode: the job report, README \"Job report\")."},
         {"--quiet", nullptr, "Outputs", "Print nothing on stderr except errors."},
+        {"--no-breakdowns", nullptr, "Outputs",
+         "Leave HTA's breakdowns out of the report (and of the --step all summary): nothing computed for them "
+         "(docs/breakdowns.md)."},
         {"--screenshot", "FILE", "Window",
          "Load the traces, render the inspector window offscreen to FILE (PNG) and exit. Needs no display."},
         {"--size", "WxH", "Window", "Window size for --screenshot, e.g. 1600x1000 (the default)."},

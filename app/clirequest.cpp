@@ -207,7 +207,8 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
         return false;
     }
     // The report carries the breakdowns, and the summary shows them with --step all.
-    out.request.breakdowns = args.has("--report") || (out.request.allSteps && !args.has("--quiet"));
+    out.request.breakdowns =
+        !args.has("--no-breakdowns") && (args.has("--report") || (out.request.allSteps && !args.has("--quiet")));
     if (!out.screenshot.empty() && !out.hasInputs && !args.has("--diff")) {
         error = "--screenshot needs a trace (files or --sample)";
         return false;

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Cost of the report's breakdowns (issue 25; target: every breakdown together,
-# whole trace and per step, takes at most 10 % of the time of loading the trace).
-# Makes the 200 MB generated pair as run_benchmarks.sh does, runs
-# `--batch --step all --report` 3 times and prints, from the reports' timing:
-# the load time, breakdown_s (wall clock: the whole trace and the steps run on
-# one thread per core), their thread time (breakdown_cpu_s, the per-step part)
-# and both ratios to the load.
+# whole trace and per step, costs at most 10 % of the time of loading the trace).
+# Makes the 200 MB generated pair as run_benchmarks.sh does and runs
+# `--batch --step all --report` 9 times with the breakdowns and 9 times with
+# --no-breakdowns, interleaved. Prints per run the load, link, critical-path and
+# total times and the breakdowns' own time (breakdown_s: items taken by the
+# main thread after the link and the critical path's thread after it); then the
+# medians: the time the breakdowns add after the load (total - load, with minus
+# without) and their own thread time, both as % of the load.
 #
 #   bench/breakdown_benchmark.sh [BUILD_DIR] [WORK_DIR] [MB]
 set -eu
@@ -20,21 +22,41 @@ command -v python3 >/dev/null || { echo "needs python3 (reads the JSON reports)"
 mkdir -p "$WORK"
 P="$WORK/p$MB"
 [ -f "$P.kineto.json" ] || "$GEN" --out "$P" --target-mb "$MB" > "$P.gen.txt"
-for i in 1 2 3; do
-    "$SYNC" --batch --host "$P.et.json" --device "$P.kineto.json" --step all \
-        --report "$WORK/breakdown.$i.json" --quiet >/dev/null 2>&1 || true
+for i in 1 2 3 4 5 6 7 8 9; do
+    for mode in with without; do
+        extra=""
+        [ "$mode" = without ] && extra="--no-breakdowns"
+        "$SYNC" --batch --host "$P.et.json" --device "$P.kineto.json" --step all $extra \
+            --report "$WORK/breakdown.$mode.$i.json" --quiet >/dev/null 2>&1 || true
+    done
 done
 python3 - "$WORK" <<'PY'
-import json, os, sys
+import json, os, statistics, sys
 work = sys.argv[1]
-runs = [json.load(open(f"{work}/breakdown.{i}.json")) for i in (1, 2, 3)]
-load = min(r["timing"]["load_s"] for r in runs)
-b = min(r["timing"]["breakdown_s"] for r in runs)
-cpu = min(r["timing"]["breakdown_cpu_s"] for r in runs)
-s = min(r["timing"]["breakdown_steps_cpu_s"] for r in runs)
-steps = len(runs[0].get("critical_path", {}).get("steps", []))
-mb = runs[0]["inputs"]["device"]["bytes"] / 1e6
-print(f"{runs[0]['inputs']['device']['events']} Kineto events ({mb:.0f} MB), {steps} steps, {os.cpu_count()} cores")
-print(f"load {load:.3f} s; breakdowns {b:.3f} s wall, {cpu:.3f} s thread time (whole trace {cpu - s:.3f} s, steps {s:.3f} s)")
-print(f"breakdown / load = {100 * b / load:.1f} % wall (target <= 10 %), {100 * cpu / load:.1f} % thread time")
+load = lambda m, i: json.load(open(f"{work}/breakdown.{m}.{i}.json"))
+with_ = [load("with", i) for i in range(1, 10)]
+without = [load("without", i) for i in range(1, 10)]
+r0 = with_[0]
+steps = len(r0.get("critical_path", {}).get("steps", []))
+mb = r0["inputs"]["device"]["bytes"] / 1e6
+print(f"{r0['inputs']['device']['events']} Kineto events ({mb:.0f} MB), {steps} steps, {os.cpu_count()} cores")
+print("run  breakdowns  load_s  link_s  critical_path_s  total_s  breakdown_s (steps)")
+for i in range(9):
+    for name, r in (("with", with_[i]), ("without", without[i])):
+        t = r["timing"]
+        print(f"{i + 1:3}  {name:10}  {t['load_s']:6.3f}  {t['link_s']:6.3f}  {t['critical_path_s']:15.3f}"
+              f"  {t['total_s']:7.3f}  {t['breakdown_s']:.3f} ({t['breakdown_steps_s']:.3f})")
+med = lambda rs, k: statistics.median(r["timing"][k] for r in rs)
+# The load varies most from run to run (the VM), and the breakdowns start after it:
+# compare what comes after the load (sync, link, critical path, breakdowns).
+after = lambda rs: statistics.median(r["timing"]["total_s"] - r["timing"]["load_s"] for r in rs)
+ld = med(with_ + without, "load_s")
+added = after(with_) - after(without)
+spread = lambda rs: max(r["timing"]["total_s"] - r["timing"]["load_s"] for r in rs) - min(
+    r["timing"]["total_s"] - r["timing"]["load_s"] for r in rs)
+own = med(with_, "breakdown_s")
+print(f"median load {ld:.3f} s; after the load: {after(with_):.3f} s with the breakdowns, {after(without):.3f} s "
+      f"without (spread {spread(with_):.3f} / {spread(without):.3f} s)")
+print(f"the breakdowns add {added:.3f} s to the run: {100 * added / ld:.1f} % of the load (target <= 10 %); "
+      f"their own thread time {own:.3f} s ({100 * own / ld:.1f} % of the load)")
 PY

@@ -201,9 +201,28 @@ void RowTable::linkCorrelations()
         if (corr != -1)
             entries.push_back({corr, i, isGpuSide(i)});
     }
-    std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
-        return a.corr != b.corr ? a.corr < b.corr : a.index < b.index;
-    });
+    // By (corr, index). Entries come in index order, so a stable counting sort by corr
+    // does it in O(n) when the ids are small and dense, as Kineto's are.
+    int64_t lo = 0, hi = -1;
+    for (const Entry &e : entries) {
+        lo = std::min(lo, e.corr);
+        hi = std::max(hi, e.corr);
+    }
+    if (lo >= 0 && hi >= 0 && hi < static_cast<int64_t>(4 * entries.size() + 1024)) {
+        std::vector<uint32_t> first(static_cast<size_t>(hi) + 2, 0);
+        for (const Entry &e : entries)
+            ++first[static_cast<size_t>(e.corr) + 1];
+        for (size_t c = 1; c < first.size(); ++c)
+            first[c] += first[c - 1];
+        std::vector<Entry> sorted(entries.size());
+        for (const Entry &e : entries)
+            sorted[first[static_cast<size_t>(e.corr)]++] = e;
+        entries.swap(sorted);
+    } else {
+        std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+            return a.corr != b.corr ? a.corr < b.corr : a.index < b.index;
+        });
+    }
     // Inner join on correlation; with duplicates the last pair in join order wins,
     // i.e. every row points to the last partner (in file order) of the other side.
     for (size_t a = 0; a < entries.size();) {

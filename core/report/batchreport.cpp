@@ -18,7 +18,11 @@ namespace {
 
 std::shared_ptr<const ReportBreakdown> breakdownOf(const ReportContext &ctx)
 {
-    return ctx.breakdown ? ctx.breakdown : std::make_shared<const ReportBreakdown>(computeReportBreakdown(*ctx.analysis));
+    if (ctx.breakdown)
+        return ctx.breakdown;
+    if (ctx.skipBreakdowns)
+        return std::make_shared<const ReportBreakdown>(); // --no-breakdowns: none in the report
+    return std::make_shared<const ReportBreakdown>(computeReportBreakdown(*ctx.analysis));
 }
 
 std::string percent(int64_t part, int64_t whole)
@@ -351,12 +355,9 @@ std::string buildReportJson(const ReportContext &ctx)
                    {"sync_s", a.times.syncSeconds},
                    {"critical_path_s", a.times.criticalPathSeconds},
                    {"link_s", a.times.linkSeconds},
-                   // Wall time the breakdowns added: the pipeline hides the whole-trace part
-                   // behind the critical path; computed here after the fact, all of it counts.
-                   {"breakdown_s", a.breakdown ? a.times.breakdownAddedSeconds
-                                               : breakdown->wholeCpuSeconds + breakdown->stepsSeconds},
-                   {"breakdown_cpu_s", breakdown->wholeCpuSeconds + breakdown->stepsCpuSeconds},
-                   {"breakdown_steps_cpu_s", breakdown->stepsCpuSeconds},
+                   // Time of the breakdowns' own task (one thread, beside the critical path and the link).
+                   {"breakdown_s", breakdown->wholeCpuSeconds + breakdown->stepsCpuSeconds},
+                   {"breakdown_steps_s", breakdown->stepsCpuSeconds},
                    {"total_s", ctx.totalSeconds}};
     r["exit_code"] = ctx.exitCode;
     // Paths, keys and messages come from argv and the traces and need not be UTF-8:

@@ -37,6 +37,7 @@ struct ReportContext {
     // The breakdowns (report "breakdown", summary lines); computed by buildReportJson /
     // formatSummary when unset, so a caller that wants both sets it once.
     std::shared_ptr<const ReportBreakdown> breakdown;
+    bool skipBreakdowns = false; // --no-breakdowns: no "breakdown" objects, nothing computed
 };
 
 // JSON object with "syncscope", "inputs", "link", "sync", "outputs",

@@ -7,6 +7,8 @@
 #include "job/parallel.h"
 
 #include <algorithm>
+#include <mutex>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -185,41 +187,82 @@ const StepBreakdown *findStepBreakdown(const ReportBreakdown &b, const StepResul
     return nullptr;
 }
 
+// Steps per item: each item reuses one clip scratch.
+constexpr size_t kStepsPerItem = 16;
+
+struct BreakdownWork::State {
+    const KinetoTrace &trace;
+    std::vector<StepSpan> spans;
+    ReportBreakdown out;
+    size_t items = 1;
+    std::atomic<size_t> next{0};
+    std::vector<double> itemSeconds;
+    std::once_flag indexOnce;
+    std::unique_ptr<TsIndex> index;
+    State(const KinetoTrace &t, std::vector<StepSpan> s) : trace(t), spans(std::move(s)) {}
+};
+
+BreakdownWork::BreakdownWork(const KinetoTrace &trace, std::vector<StepSpan> steps, bool wholeTrace)
+    : m(std::make_unique<State>(trace, std::move(steps)))
+{
+    m->next = wholeTrace ? 0 : 1; // item 0 is the whole trace
+    m->items = 1 + (m->spans.size() + kStepsPerItem - 1) / kStepsPerItem;
+    m->itemSeconds.assign(m->items, 0);
+    m->out.steps.resize(m->spans.size());
+}
+
+BreakdownWork::~BreakdownWork() = default;
+
+void BreakdownWork::help()
+{
+    State &s = *m;
+    for (size_t item = s.next++; item < s.items; item = s.next++) {
+        const auto start = Clock::now();
+        if (item == 0) {
+            Diagnostics scratch; // the critical path already reports the rows' problems
+            const hta::RowTable rows(s.trace, hta::RowOptions{}, scratch);
+            s.out.whole = computeBreakdownSet(rows);
+        } else {
+            std::call_once(s.indexOnce, [&s] { s.index = std::make_unique<TsIndex>(s.trace); });
+            hta::RowOptions stepOptions;
+            stepOptions.dropLastProfilerStep = false; // the window is the step; keep its events
+            ClipScratch clip;
+            Diagnostics scratch;
+            const size_t first = (item - 1) * kStepsPerItem;
+            for (size_t k = first; k < std::min(first + kStepsPerItem, s.spans.size()); ++k) {
+                StepBreakdown &sb = s.out.steps[k];
+                sb.name = s.spans[k].name;
+                sb.startUs = s.spans[k].startUs;
+                sb.endUs = s.spans[k].endUs;
+                const KinetoTrace sub = clipTrace(s.trace, *s.index, sb.startUs, sb.endUs, clip);
+                const hta::RowTable rows(sub, stepOptions, scratch);
+                sb.set = computeBreakdownSet(rows);
+            }
+        }
+        s.itemSeconds[item] = secondsSince(start); // each item writes only its own slots
+    }
+}
+
+std::shared_ptr<const ReportBreakdown> BreakdownWork::result()
+{
+    help(); // nothing left when every helper has returned; a lone caller does it all
+    auto b = std::make_shared<ReportBreakdown>(std::move(m->out));
+    b->computed = true;
+    b->wholeCpuSeconds = m->itemSeconds[0];
+    b->stepsCpuSeconds = 0;
+    for (size_t k = 1; k < m->itemSeconds.size(); ++k)
+        b->stepsCpuSeconds += m->itemSeconds[k];
+    return b;
+}
+
 void computeStepBreakdowns(const KinetoTrace &trace, const std::vector<StepSpan> &steps, ReportBreakdown &b,
                            unsigned workers)
 {
-    const auto t0 = Clock::now();
-    b.steps.assign(steps.size(), {});
-    if (steps.empty())
-        return;
-    const TsIndex index(trace);
-    // Chunks of steps on up to `workers` threads; each chunk reuses one clip scratch
-    // and writes only its own slots.
-    constexpr size_t kStepsPerChunk = 16;
-    const size_t chunks = (steps.size() + kStepsPerChunk - 1) / kStepsPerChunk;
-    std::vector<double> chunkSeconds(chunks, 0);
-    parallelFor(chunks, workers, [&](size_t chunk) {
-        const auto start = Clock::now();
-        hta::RowOptions stepOptions;
-        stepOptions.dropLastProfilerStep = false; // the window is the step; keep its events
-        ClipScratch clip;
-        Diagnostics scratch;
-        const size_t first = chunk * kStepsPerChunk;
-        for (size_t k = first; k < std::min(first + kStepsPerChunk, steps.size()); ++k) {
-            StepBreakdown &sb = b.steps[k];
-            sb.name = steps[k].name;
-            sb.startUs = steps[k].startUs;
-            sb.endUs = steps[k].endUs;
-            const KinetoTrace sub = clipTrace(trace, index, sb.startUs, sb.endUs, clip);
-            const hta::RowTable rows(sub, stepOptions, scratch);
-            sb.set = computeBreakdownSet(rows);
-        }
-        chunkSeconds[chunk] = secondsSince(start);
-    });
-    b.stepsSeconds = secondsSince(t0);
-    b.stepsCpuSeconds = 0;
-    for (double s : chunkSeconds)
-        b.stepsCpuSeconds += s;
+    BreakdownWork work(trace, steps, /*wholeTrace=*/false);
+    parallelFor(workers ? workers : defaultWorkers(), workers, [&](size_t) { work.help(); });
+    const std::shared_ptr<const ReportBreakdown> r = work.result();
+    b.steps = r->steps;
+    b.stepsCpuSeconds = r->stepsCpuSeconds;
 }
 
 ReportBreakdown computeReportBreakdown(const Analysis &a, unsigned workers)
@@ -229,9 +272,9 @@ ReportBreakdown computeReportBreakdown(const Analysis &a, unsigned workers)
     ReportBreakdown b;
     if (!a.device)
         return b;
-    computeWholeBreakdown(*a.device, b);
-    computeStepBreakdowns(*a.device, stepSpans(a.steps), b, workers);
-    return b;
+    BreakdownWork work(*a.device, stepSpans(a.steps));
+    parallelFor(workers ? workers : defaultWorkers(), workers, [&](size_t) { work.help(); });
+    return *work.result();
 }
 
 ojson breakdownJson(const BreakdownSet &set)

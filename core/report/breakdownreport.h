@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <vector>
 
 namespace syncscope {
@@ -45,8 +46,7 @@ struct ReportBreakdown {
     BreakdownSet whole;
     std::vector<StepBreakdown> steps; // one per ProfilerStep#N (--step all), ts order
     double wholeCpuSeconds = 0; // thread time of the whole-trace part
-    double stepsSeconds = 0;    // wall time of the per-step part
-    double stepsCpuSeconds = 0; // thread time of the per-step part (summed over workers)
+    double stepsCpuSeconds = 0; // thread time of the per-step part (summed over threads)
 };
 
 // A ProfilerStep#N window, trace time base.
@@ -62,6 +62,25 @@ std::vector<StepSpan> stepSpans(const std::vector<StepResult> &steps);
 
 // The step breakdown of a step result (same name and start), null when none.
 const StepBreakdown *findStepBreakdown(const ReportBreakdown &b, const StepResult &step);
+
+// The breakdowns as independent items (the whole trace, chunks of steps) that any
+// thread with nothing else to do takes: the pipeline's main thread after the link,
+// the critical path's thread after the critical path (session/analysis.cpp).
+class BreakdownWork
+{
+public:
+    // wholeTrace false: the steps only (result()'s whole stays empty).
+    BreakdownWork(const KinetoTrace &trace, std::vector<StepSpan> steps, bool wholeTrace = true);
+    ~BreakdownWork();
+    // Takes items until none is left; any number of threads may call it at once.
+    void help();
+    // The result, once every thread that called help() has returned from it.
+    std::shared_ptr<const ReportBreakdown> result();
+
+private:
+    struct State;
+    std::unique_ptr<State> m;
+};
 
 // The whole trace as HTA loads it (its last-step filter included).
 void computeWholeBreakdown(const KinetoTrace &trace, ReportBreakdown &b);

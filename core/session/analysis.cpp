@@ -197,20 +197,37 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     CriticalPathOptions cpa = request.cpa;
     if (!cpa.syncEdges)
         cpa.syncEdges = std::make_shared<const std::vector<SyncEdge>>(a->syncEdges);
+    // HTA's breakdowns need only the device trace; their items (the whole trace, chunks of
+    // steps: windows from the annotations, not the critical path) go to whichever thread
+    // is free first: this one after the link, the critical path's after the critical path.
+    std::shared_ptr<BreakdownWork> breakdownWork;
+    if (request.breakdowns && a->device && !(request.cancel && *request.cancel))
+        breakdownWork = std::make_shared<BreakdownWork>(
+            *a->device, request.allSteps && request.stepBreakdowns ? profilerStepSpans(*a->device)
+                                                                   : std::vector<StepSpan>{});
     std::future<void> cpaTask;
-    std::chrono::steady_clock::time_point cpaEnd;
+    std::promise<void> cpaDone; // the critical path itself is done (its thread may go on helping)
+    std::future<void> cpaReady = cpaDone.get_future();
     if (request.criticalPath) {
-        cpaTask = std::async(std::launch::async, [&a, &request, &cpaDiag, &cpaEnd, cpa] {
-            const auto tc = std::chrono::steady_clock::now();
-            if (request.progress)
-                request.progress("critical path", 0);
-            // --step's window by default, HTA's where asked for (session/stepwindow.h).
-            a->criticalPath = analyzeRequestedWindow(*a->device, request, cpa, cpaDiag, a->window);
-            a->windowByDefault = request.window == WindowKind::Default;
-            if (request.allSteps)
-                a->steps = analyzeAllSteps(*a->device, cpa, cpaDiag);
-            a->times.criticalPathSeconds = secondsSince(tc);
-            cpaEnd = std::chrono::steady_clock::now();
+        cpaTask = std::async(std::launch::async, [&a, &request, &cpaDiag, &cpaDone, cpa, breakdownWork] {
+            struct Done { // set even when the analysis throws, so a waiter never hangs
+                std::promise<void> &p;
+                ~Done() { p.set_value(); }
+            };
+            {
+                Done done{cpaDone};
+                const auto tc = std::chrono::steady_clock::now();
+                if (request.progress)
+                    request.progress("critical path", 0);
+                // --step's window by default, HTA's where asked for (session/stepwindow.h).
+                a->criticalPath = analyzeRequestedWindow(*a->device, request, cpa, cpaDiag, a->window);
+                a->windowByDefault = request.window == WindowKind::Default;
+                if (request.allSteps)
+                    a->steps = analyzeAllSteps(*a->device, cpa, cpaDiag);
+                a->times.criticalPathSeconds = secondsSince(tc);
+            }
+            if (breakdownWork)
+                breakdownWork->help();
         });
     }
 
@@ -225,7 +242,7 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
             const bool reuse = cpaTask.valid() && isChakraCriticalPathRequest(request.cpa) &&
                                requestedWindowKind(request) == WindowKind::HtaInstance;
             if (reuse)
-                cpaTask.get();
+                cpaReady.wait();
             a->linkSyncEdges =
                 chakraSyncEdges(*a->device, linkDiag, reuse && a->criticalPath ? &*a->criticalPath : nullptr);
         } else {
@@ -240,29 +257,12 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         a->times.linkSeconds = secondsSince(t2);
         reportCoverage(*a, linkDiag);
     }
-    // The whole-trace breakdowns in the time this thread would wait for the critical path;
-    // the per-step ones need its steps. Added time: how much later this thread gets
-    // past the join than it would have without them, plus the steps.
-    std::shared_ptr<ReportBreakdown> breakdown;
-    std::chrono::steady_clock::time_point start, end;
-    if (request.breakdowns && a->device && !(request.cancel && *request.cancel)) {
-        breakdown = std::make_shared<ReportBreakdown>();
-        start = std::chrono::steady_clock::now();
-        computeWholeBreakdown(*a->device, *breakdown);
-        // The steps' windows come from the annotations, not the critical path. The
-        // critical path holds one core: the steps take the others.
-        if (request.allSteps && request.stepBreakdowns)
-            computeStepBreakdowns(*a->device, profilerStepSpans(*a->device), *breakdown,
-                                  cpaTask.valid() ? std::max(1u, defaultWorkers() - 1) : 0);
-        end = std::chrono::steady_clock::now();
-    }
+    if (breakdownWork)
+        breakdownWork->help();
     if (cpaTask.valid())
         cpaTask.get();
-    if (breakdown) {
-        a->times.breakdownAddedSeconds =
-            std::chrono::duration<double>(std::max(end, cpaEnd) - std::max(start, cpaEnd)).count();
-        a->breakdown = std::move(breakdown);
-    }
+    if (breakdownWork)
+        a->breakdown = breakdownWork->result();
     // Merged in a fixed order so the report does not depend on thread timing.
     diag.append(syncDiag);
     diag.appendNew(cpaDiag);

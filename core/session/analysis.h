@@ -67,7 +67,6 @@ struct StageTimes {
     double linkSeconds = 0;
     double syncSeconds = 0;
     double criticalPathSeconds = 0;
-    double breakdownAddedSeconds = 0; // wall time the breakdowns added (not hidden behind the critical path)
 };
 
 struct Analysis {
