@@ -374,4 +374,15 @@ RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
     return s;
 }
 
+RankSummary extractRankCollectives(const Analysis &analysis)
+{
+    RankSummary s;
+    if (!analysis.device)
+        return s;
+    s.steps = profilerSteps(*analysis.device);
+    s.collectives = collectives(*analysis.device, s.steps);
+    sizeRankCollectives(analysis, s);
+    return s;
+}
+
 } // namespace syncscope

@@ -159,6 +159,9 @@ struct RankSummary {
 
 // Extracts the summary of one rank from a finished per-rank analysis.
 RankSummary extractRankSummary(const Analysis &analysis, int exitCode);
+// Only its steps and collective kernels (sized: busType, messageBytes), for the
+// single-rank report's collective table (report/collectivesreport.h).
+RankSummary extractRankCollectives(const Analysis &analysis);
 
 // Byte serialisation for MPI (versioned, little-endian, length-checked: a
 // corrupt buffer fails with a message instead of reading out of bounds).

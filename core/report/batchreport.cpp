@@ -2,6 +2,7 @@
 #include "batchreport.h"
 
 #include "whatifreport.h"
+#include "collectivesreport.h"
 
 #include "session/stepwindow.h"
 
@@ -325,6 +326,10 @@ std::string buildReportJson(const ReportContext &ctx)
 
     if (breakdown->computed)
         r["breakdown"] = breakdownJson(breakdown->whole);
+    // The rank's collective kernels by type and size (lower bounds of busbw: one rank
+    // cannot take its wait for the others out; job mode does).
+    if (a.device)
+        r["collectives"] = singleRankCollectivesJson(singleRankCollectives(a));
 
     ojson outs = ojson::array();
     for (const auto &o : ctx.outputs) {

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 
 using namespace syncscope;
 using json = nlohmann::json;
@@ -105,6 +106,7 @@ private slots:
     void sharedTracesAreTheApi();
     void exposedCommHandComputed();
     void pipelineStepsAreTheCriticalPathsSteps();
+    void singleRankCollectives();
 };
 
 // A plain run (no report, no --step all) does not pay for the breakdowns: its summary has none.
@@ -262,6 +264,54 @@ void TestBreakdownReport::pipelineStepsAreTheCriticalPathsSteps()
             QCOMPARE(breakdownJson(mine->set).dump(), breakdownJson(theirs->set).dump());
         }
     }
+}
+
+// One rank's collectives (docs/breakdowns.md "One rank's collectives"): HTA's
+// hta_nccl_data has 21 NCCL kernels of 2 ranks; sizes from their args (tst_jobbreakdown
+// checks those), kernel times from the trace itself, busbw = algbw for n = 2.
+void TestBreakdownReport::singleRankCollectives()
+{
+    REQUIRE_SHARED_DATA();
+    const std::string path = testutil::sharedData("device_only/hta_nccl_data.kineto.json.gz");
+    QTemporaryDir dir;
+    const Cli c = runCli({"--device", QString::fromStdString(path), "--quiet"}, dir.filePath("r.json"));
+    QCOMPARE(c.code, 0);
+    const json &groups = c.report["collectives"];
+    QVERIFY(groups.is_array() && !groups.empty());
+    Diagnostics diag;
+    auto trace = cptest::load(path, diag);
+    QVERIFY(trace);
+    double ncclUs = 0;
+    size_t nccl = 0;
+    for (const KinetoEvent &e : trace->events)
+        if (e.kind == EventKind::Kernel && trace->str(e.name).find("ncclKernel") != std::string_view::npos) {
+            ncclUs += e.dur;
+            ++nccl;
+        }
+    QCOMPARE(nccl, size_t(21));
+    size_t count = 0;
+    double total = 0, prevTotal = 1e300;
+    std::set<std::pair<std::string, int64_t>> seen;
+    for (const json &g : groups) {
+        const json &k = g["kernel_us"];
+        count += g["count"].get<size_t>();
+        total += k["total"].get<double>();
+        QVERIFY(k["total"].get<double>() <= prevTotal); // most time first
+        prevTotal = k["total"].get<double>();
+        QVERIFY(k["min"].get<double>() <= k["median"].get<double>() && k["median"].get<double>() <= k["max"].get<double>());
+        QVERIFY(std::fabs(k["mean"].get<double>() * g["count"].get<double>() - k["total"].get<double>()) < 1e-6);
+        QCOMPARE(g["group_size"].get<int64_t>(), int64_t(2));
+        const double bytes = g["message_bytes"].get<double>();
+        const double algbw = bytes / (k["median"].get<double>() * 1e-6) / 1e9;
+        QVERIFY(std::fabs(g["algbw_gbps"].get<double>() - algbw) < 1e-9 * algbw);
+        QCOMPARE(g["busbw_gbps"].get<double>(), g["algbw_gbps"].get<double>()); // n = 2: factor 1
+        seen.insert({g["type"].get<std::string>(), g["message_bytes"].get<int64_t>()});
+    }
+    QCOMPARE(count, nccl);
+    QVERIFY(std::fabs(total - ncclUs) < 1e-3 * nccl);
+    for (const auto &want : {std::pair<std::string, int64_t>{"broadcast", 53120 * 4}, {"broadcast", 53 * 8},
+                             {"all_reduce", 2049000 * 4}})
+        QVERIFY2(seen.count(want), want.first.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestBreakdownReport)
