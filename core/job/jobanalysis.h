@@ -133,6 +133,7 @@ struct JobStepTime {
     double stepTimeUs = 0;      // latest step end - earliest step start (aligned)
     double workUs = 0;          // the ranks' own work on the path
     double waitUs = 0;          // collectives on the path, from the last arrival to the end
+    double unmatchedUs = 0;     // of waitUs: kernels of collectives no other rank matched (partner unknown)
     double outsideWindowUs = 0; // before the path's first rank started the step (start skew)
     int64_t stepNumber = -1;    // the ProfilerStep#N walked (most ranks' window), -1: whole traces
     size_t ranksLeftOut = 0;    // ranks without that step

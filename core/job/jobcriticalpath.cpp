@@ -84,6 +84,15 @@ JobCriticalPath jobCriticalPath(const std::vector<RankSummary> &ranks, const std
             out.ranksOnPath.push_back(g.rank);
         const uint32_t i = summaryOf.at(g.rank);
         const double offsetUs = offsetNs[i] / 1000.0;
+        if (g.collective && g.collectiveIndex < 0) {
+            // An unmatched kernel (jobsteptime.cpp): collective time, its kernels on the path.
+            bucket[int(CpBound::GpuCommunication)] += g.endUs - g.startUs;
+            for (const RankCollective &k : ranks[i].collectives)
+                if (k.startNs < g.windowToNs && k.endNs > g.windowFromNs)
+                    out.path.push_back({g.rank, k.kernelName, double(k.startNs) / 1000.0 + offsetUs,
+                                        double(k.endNs - k.startNs) / 1000.0, cpBoundName(CpBound::GpuCommunication)});
+            continue;
+        }
         if (g.collective) {
             const uint32_t j = static_cast<uint32_t>(g.collectiveIndex);
             out.collectivesCrossed.push_back(j);

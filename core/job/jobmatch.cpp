@@ -31,9 +31,7 @@ struct KeyMaker {
     std::tuple<std::string, std::string, const char *> operator()(int64_t self, const RankCollective &c)
     {
         const std::string label = collectiveLabel(c);
-        if (isPointToPoint(c.collectiveName) && c.peer >= 0) {
-            const bool send = c.collectiveName == "send";
-            const int64_t src = send ? self : c.peer, dst = send ? c.peer : self;
+        if (int64_t src = -1, dst = -1; p2pEnds(c, self, src, dst)) {
             const std::string pair = "p2p" + std::string(1, kSep) + c.processGroup + kSep + std::to_string(src) +
                                      kSep + std::to_string(dst);
             // Sends are counted on the source, receives on the destination: the k-th of each pair up.
@@ -95,7 +93,7 @@ std::vector<Instance> matchCollectives(const std::vector<RankSummary> &ranks, co
                 in.matchedBy = matchedBy;
                 // Expected participants: the group's ranks when written; else every rank using the group.
                 in.population = population;
-                in.expected = isPointToPoint(c.collectiveName) && c.peer >= 0 ? 2 : size_t(std::max<int64_t>(0, c.groupSize));
+                in.expected = in.matchedBy == std::string("p2p_order") ? 2 : size_t(std::max<int64_t>(0, c.groupSize));
                 instances.push_back(std::move(in));
             }
             Instance &in = instances[it->second];
@@ -103,7 +101,9 @@ std::vector<Instance> matchCollectives(const std::vector<RankSummary> &ranks, co
                 ++duplicates; // the same rank twice in one instance (a repeated seq)
                 continue;
             }
-            if (!in.parts.empty() && in.name != collectiveLabel(c))
+            // The two sides of a send/recv are named "send" and "recv" (or "sendrecv" after the
+            // kernel): p2pEnds already checked that one sends and the other receives.
+            if (!in.parts.empty() && in.name != collectiveLabel(c) && in.matchedBy != std::string("p2p_order"))
                 ++inconsistent;
             in.parts.push_back({i, k});
         }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <unordered_map>
 
 namespace syncscope::job {
@@ -26,6 +27,13 @@ struct Item {
     uint32_t own;                // index into the rank's RankSummary::collectives
     double simArrival = 0, simEnd = 0, simLastArrival = 0;
     uint32_t simLast = 0;        // summary index of the replayed last arriver
+};
+
+// A kernel of a rank's collective that matched no other rank's, aligned µs (replayed)
+// and own-clock ns (measured, for the rank's graph nodes).
+struct Unmatched {
+    double start, end, launch;
+    int64_t startNs, endNs, cpuEdgeNs; // cpuEdgeNs: the earlier of its launch and end
 };
 
 } // namespace
@@ -107,6 +115,43 @@ JobStepTime jobStepTime(const std::vector<RankSummary> &ranks, const std::vector
         for (uint32_t k = 0; k < list.size(); ++k)
             inJob[list[k].job].emplace_back(i, k);
     }
+    // Per rank: its step's collective kernels that matched nothing (a partner not traced,
+    // a count mismatch). Time in them is collective time, not the rank's work.
+    std::vector<std::vector<uint8_t>> matchedOwn(n);
+    for (uint32_t i = 0; i < n; ++i)
+        matchedOwn[i].assign(ranks[i].collectives.size(), 0);
+    for (const MatchedCollective &c : collectives)
+        for (size_t p = 0; p < c.ranks.size(); ++p)
+            matchedOwn[summaryOf.at(c.ranks[p])][c.index[p]] = 1;
+    std::vector<std::vector<Unmatched>> unmatched(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!use[i] || std::isnan(stepStart[i]))
+            continue;
+        for (uint32_t k = 0; k < ranks[i].collectives.size(); ++k) {
+            const RankCollective &c = ranks[i].collectives[k];
+            if (matchedOwn[i][k] || (stepIndex[i] >= 0 && c.step != stepIndex[i]) || c.endNs <= c.startNs)
+                continue;
+            Unmatched u{(double(c.startNs) + offsetNs[i]) / 1000.0, (double(c.endNs) + offsetNs[i]) / 1000.0, 0,
+                        c.startNs, c.endNs, c.launchNs >= 0 ? std::min(c.launchNs, c.endNs) : c.endNs};
+            u.launch = c.launchNs >= 0 ? (double(c.launchNs) + offsetNs[i]) / 1000.0 : u.start;
+            if (replay) {
+                const auto sh = replay->kernels[i].find(k);
+                if (sh != replay->kernels[i].end()) {
+                    u.launch += sh->second.first / 1000.0;
+                    u.start += sh->second.first / 1000.0;
+                    u.end += sh->second.second / 1000.0;
+                }
+            }
+            auto &list = unmatched[i];
+            if (!list.empty() && u.start <= list.back().end) { // overlapping kernels: one stretch
+                list.back().end = std::max(list.back().end, u.end);
+                list.back().endNs = std::max(list.back().endNs, u.endNs);
+                list.back().cpuEdgeNs = std::max(list.back().cpuEdgeNs, u.cpuEdgeNs);
+            } else {
+                list.push_back(u);
+            }
+        }
+    }
     // The node window (own clock) of stretch k of rank i: from the previous collective's
     // launch or end (the CPU runs ahead of the GPU) to the arrival; k == size: the tail.
     auto window = [&](uint32_t i, size_t k, int64_t &fromNs, int64_t &toNs) {
@@ -166,9 +211,36 @@ JobStepTime jobStepTime(const std::vector<RankSummary> &ranks, const std::vector
     double now = last;
     double cpuNow = last; // the CPU side of the current stretch ends here
     std::vector<JobPathSegment> back;
+    // Stretch k of rank i from `from` to `to`, its CPU side from cpuFrom to cpuTo: work,
+    // but where an unmatched kernel of the rank ran, a collective stretch without an
+    // instance (index -1; its window holds the kernels' own-clock span). Pushed latest first.
     auto work = [&](uint32_t i, size_t k, double from, double to, double cpuFrom, double cpuTo) {
-        JobPathSegment g{ranks[i].rank, from, to, false, -1, std::min(cpuFrom, cpuTo), cpuTo};
-        window(i, k, g.windowFromNs, g.windowToNs);
+        int64_t fromNs = 0, toNs = 0;
+        window(i, k, fromNs, toNs);
+        const auto &list = unmatched[i];
+        auto u = std::lower_bound(list.begin(), list.end(), to,
+                                  [](const Unmatched &x, double t) { return x.start < t; });
+        double end = to, cpuEnd = cpuTo;
+        int64_t endNs = toNs;
+        while (u != list.begin() && std::prev(u)->end > from) {
+            const Unmatched &x = *--u;
+            const double a = std::max(x.start, from), b = std::min(x.end, end);
+            const double cpuA = std::clamp(x.launch, std::min(cpuFrom, cpuEnd), cpuEnd);
+            JobPathSegment after{ranks[i].rank, b, end, false, -1, cpuA, cpuEnd};
+            after.windowFromNs = std::clamp(x.cpuEdgeNs, fromNs, endNs);
+            after.windowToNs = endNs;
+            back.push_back(after);
+            JobPathSegment in{ranks[i].rank, a, b, true, -1, 0, 0};
+            in.windowFromNs = x.startNs;
+            in.windowToNs = x.endNs;
+            back.push_back(in);
+            end = a;
+            cpuEnd = cpuA;
+            endNs = std::clamp(x.startNs, fromNs, endNs);
+        }
+        JobPathSegment g{ranks[i].rank, from, end, false, -1, std::min(cpuFrom, cpuEnd), cpuEnd};
+        g.windowFromNs = fromNs;
+        g.windowToNs = endNs;
         back.push_back(g);
     };
     for (size_t guard = 0; guard <= collectives.size() * 2 + n; ++guard) {
@@ -205,6 +277,8 @@ JobStepTime jobStepTime(const std::vector<RankSummary> &ranks, const std::vector
         if (it->endUs - it->startUs <= 0 && it->cpuEndUs - it->cpuStartUs <= 0)
             continue;
         (it->collective ? out.waitUs : out.workUs) += it->endUs - it->startUs;
+        if (it->collective && it->collectiveIndex < 0)
+            out.unmatchedUs += it->endUs - it->startUs;
         out.segments.push_back(*it);
     }
     return out;

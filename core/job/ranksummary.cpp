@@ -69,7 +69,7 @@ int32_t stepOf(const std::vector<RankStep> &steps, int64_t ns)
     return ns <= it->endNs ? static_cast<int32_t>(it - steps.begin()) : -1;
 }
 
-std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vector<RankStep> &steps)
+std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vector<RankStep> &steps, int64_t self)
 {
     // Where a kernel carries no collective args, those of the CPU op that launched it
     // (record_param_comms, same External id) stand in.
@@ -113,7 +113,9 @@ std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vec
             if (ranks.size() <= kMaxGroupRanksText)
                 c.groupRanks = std::string(ranks);
             c.seq = args->seq;
-            c.peer = args->peer;
+            c.srcRank = args->srcRank;
+            c.dstRank = args->dstRank;
+            c.peer = p2pPeer(c, self);
         }
         c.stream = e.htaStream();
         c.device = e.device;
@@ -321,6 +323,45 @@ static void windowOps(const KinetoTrace &trace, RankSummary &s, const std::vecto
     }
 }
 
+bool p2pEnds(const RankCollective &c, int64_t self, int64_t &src, int64_t &dst)
+{
+    src = c.srcRank;
+    dst = c.dstRank;
+    const std::string &n = c.collectiveName;
+    if (n == "send") {
+        src = src >= 0 ? src : self;
+        dst = dst >= 0 ? dst : c.peer;
+    } else if (n == "recv") {
+        src = src >= 0 ? src : c.peer;
+        dst = dst >= 0 ? dst : self;
+    } else if (n == "sendrecv" || n.empty()) {
+        // One rank only: it is the other side when it is not self.
+        if (src < 0 && dst >= 0 && dst != self)
+            src = self;
+        else if (dst < 0 && src >= 0 && src != self)
+            dst = self;
+    } else {
+        return false; // a collective's "Src Rank" (a broadcast's root) is no p2p side
+    }
+    if (self < 0 || src < 0 || dst < 0 || src == dst)
+        return false;
+    // A send that is not self's, a recv that is not to self: not a side of this rank.
+    return n == "send" ? src == self : n == "recv" ? dst == self : (src == self || dst == self);
+}
+
+int64_t p2pPeer(const RankCollective &c, int64_t self)
+{
+    int64_t src = -1, dst = -1;
+    if (p2pEnds(c, self, src, dst))
+        return src == self ? dst : src;
+    // Rank unknown: the name says which side the arg names.
+    if (c.collectiveName == "send" && c.dstRank >= 0)
+        return c.dstRank;
+    if (c.collectiveName == "recv" && c.srcRank >= 0)
+        return c.srcRank;
+    return -1;
+}
+
 RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
 {
     RankSummary s;
@@ -353,7 +394,7 @@ RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
     s.traceEndNs = trace.maxEndNs;
     s.baseTimeNanoseconds = trace.baseTimeNanoseconds;
     s.steps = profilerSteps(trace);
-    s.collectives = collectives(trace, s.steps);
+    s.collectives = collectives(trace, s.steps, s.rank);
     sizeRankCollectives(analysis, s);
     if (analysis.criticalPath)
         s.criticalPath = compactGraph(trace, *analysis.criticalPath, s.collectives,
@@ -380,7 +421,7 @@ RankSummary extractRankCollectives(const Analysis &analysis)
     if (!analysis.device)
         return s;
     s.steps = profilerSteps(*analysis.device);
-    s.collectives = collectives(*analysis.device, s.steps);
+    s.collectives = collectives(*analysis.device, s.steps, analysis.device->distributed.rank.value_or(-1));
     sizeRankCollectives(analysis, s);
     return s;
 }

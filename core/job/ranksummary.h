@@ -32,7 +32,8 @@ struct RankCollective {
                                 // or longer than kMaxGroupRanksText (a 10k-rank world group; groupSize stays)
     int64_t groupSize = -1;     // number of ranks in "Process Group Ranks", -1 unknown
     int64_t seq = -1;           // args "Seq"/"seq" when present
-    int64_t peer = -1;          // send: args "Dst Rank", recv: "Src Rank" (global ranks), -1 unknown
+    int64_t srcRank = -1, dstRank = -1; // args "Src Rank" / "Dst Rank" (global ranks), -1 absent; a kernel may carry both
+    int64_t peer = -1;          // the other side of a send/recv (p2pPeer), -1 unknown
     int64_t stream = -1;
     int64_t device = -1;
     int64_t startNs = 0, endNs = 0; // kernel start / end, own clock
@@ -156,6 +157,14 @@ struct RankSummary {
     std::vector<std::pair<std::string, std::string>> outputs; // kind -> path written for this rank
     std::optional<RankBreakdown> breakdown; // addRankBreakdown (core/job/rankbreakdown.h)
 };
+
+// The ends of a point-to-point kernel on rank `self` (docs/job_analysis.md, "Matching"):
+// "send" is self -> "Dst Rank" (or peer), "recv" "Src Rank" (or peer) -> self, "sendrecv"
+// (or no name) with both ranks, or with one rank other than self, the way they point. False
+// when the kernel is no such transfer (a collective, a side that is not self, src == dst).
+bool p2pEnds(const RankCollective &c, int64_t self, int64_t &src, int64_t &dst);
+// The other side of a p2p kernel on rank `self` (its dst when self sends, else its src), -1 none.
+int64_t p2pPeer(const RankCollective &c, int64_t self);
 
 // Extracts the summary of one rank from a finished per-rank analysis.
 RankSummary extractRankSummary(const Analysis &analysis, int exitCode);

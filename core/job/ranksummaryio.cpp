@@ -25,7 +25,8 @@ using namespace summarybytes;
 
 constexpr char kMagic[4] = {'S', 'S', 'R', 'S'};
 // 3: RankCollective::busType and messageBytes, RankSummary::breakdown.
-constexpr uint32_t kVersion = 3; // bump on any layout change
+// 4: RankCollective::srcRank and dstRank (after peer).
+constexpr uint32_t kVersion = 4; // bump on any layout change
 
 using Pairs = std::vector<std::pair<std::string, double>>;
 
@@ -118,7 +119,8 @@ std::string serializeRankSummary(const RankSummary &s)
         w.str(c.collectiveName);
         w.str(c.processGroup);
         w.str(c.groupRanks);
-        for (int64_t v : {c.groupSize, c.seq, c.peer, c.stream, c.device, c.startNs, c.endNs, c.launchNs})
+        for (int64_t v : {c.groupSize, c.seq, c.peer, c.srcRank, c.dstRank, c.stream, c.device, c.startNs, c.endNs,
+                          c.launchNs})
             w.num(v);
         w.num(c.step);
         w.num(c.event);
@@ -218,14 +220,17 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             st.criticalPathUs = finite(r, "a step's critical path");
             st.summaryPct = readPairs(r);
         }
-        s.collectives.resize(r.count(16 + 64 + 8 + 9, "collectives"));
+        s.collectives.resize(r.count(16 + 80 + 8 + 9, "collectives"));
         for (RankCollective &c : s.collectives) {
             c.kernelName = r.str();
             c.collectiveName = r.str();
             c.processGroup = r.str();
             c.groupRanks = r.str();
-            for (int64_t *v : {&c.groupSize, &c.seq, &c.peer, &c.stream, &c.device})
+            for (int64_t *v : {&c.groupSize, &c.seq, &c.peer, &c.srcRank, &c.dstRank, &c.stream, &c.device})
                 *v = r.num<int64_t>();
+            for (int64_t v : {c.peer, c.srcRank, c.dstRank}) // global ranks, as discovery accepts them
+                if (v < -1 || v >= kMaxJobWorldSize)
+                    throw Corrupt("a collective names rank " + std::to_string(v) + " as its peer");
             c.startNs = readTime(r, "a collective start");
             c.endNs = readTime(r, "a collective end");
             c.launchNs = r.num<int64_t>();

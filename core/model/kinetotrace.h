@@ -107,7 +107,7 @@ struct KinetoCommArgs {
     StrId collectiveName = kNoString; // "allreduce", "send", ...
     StrId groupRanks = kNoString;     // as written, e.g. "[0, 1, 2, 3]"
     int64_t seq = -1;
-    int64_t peer = -1;                // "Dst Rank" of a send / "Src Rank" of a recv
+    int64_t srcRank = -1, dstRank = -1; // "Src Rank" / "Dst Rank" (global ranks): a p2p kernel may carry both
     // The message: "In msg nelems", "Out msg nelems", "Group size", "dtype" (-1 / none absent).
     int64_t inNelems = -1, outNelems = -1, groupSize = -1;
     StrId dtype = kNoString;

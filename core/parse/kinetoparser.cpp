@@ -219,7 +219,7 @@ struct KinetoEventSink::Impl {
                 commArgs().groupRanks = trace.strings.intern(simdjson::minify(v));
         } else if (key == "Dst Rank" || key == "Src Rank") {
             if (toInt(v, n))
-                commArgs().peer = n;
+                (key[0] == 'S' ? commArgs().srcRank : commArgs().dstRank) = n;
         } else if (key == "In msg nelems" || key == "Out msg nelems" || key == "Group size") {
             if (toInt(v, n) && n >= 0) // sizes from a file: negative ones are ignored
                 (key[0] == 'I' ? commArgs().inNelems : key[0] == 'O' ? commArgs().outNelems : commArgs().groupSize) = n;
