@@ -3,6 +3,7 @@
 // time went"): both Kineto rank args kept, a send paired with its recv as one
 // instance without a name conflict, and unmatched kernels counted as collective
 // time on the job's step, not as work.
+#include "analysis/criticalpath.h"
 #include "jobtestutil.h"
 
 #include <QtTest>
@@ -58,6 +59,7 @@ private slots:
     void pipelineSendsMatchTheirRecvs();
     void inconsistentCollectiveStillFlagged();
     void kernelWithBothRanksMatches();
+    void endsOfOneSide();
     void unmatchedIsCollectiveTimeNotWork();
     void roundTripKeepsBothRanks();
 };
@@ -77,6 +79,7 @@ void TestJobP2p::pipelineSendsMatchTheirRecvs()
     for (size_t m = 0; m < 4; ++m) {
         const MatchedCollective &c = job.collectives[m];
         QCOMPARE(c.matchedBy, std::string("p2p_order"));
+        QCOMPARE(c.name, std::string("send")); // the first rank's side
         QCOMPARE(c.ranks, (std::vector<int64_t>{0, 1}));
         QCOMPARE(c.index, (std::vector<uint32_t>{uint32_t(m), uint32_t(m)})); // the m-th send with the m-th recv
         QVERIFY(c.complete);
@@ -137,6 +140,25 @@ void TestJobP2p::kernelWithBothRanksMatches()
     QVERIFY(!job.diagnostics.find("job.inconsistent_collectives"));
 }
 
+void TestJobP2p::endsOfOneSide()
+{
+    int64_t src = -1, dst = -1;
+    QVERIFY(p2pEnds(p2p("sendrecv", 0, 1, -1, 4), 2, src, dst)); // one rank, not self: to it
+    QCOMPARE(src, int64_t(2));
+    QCOMPARE(dst, int64_t(4));
+    QVERIFY(p2pEnds(p2p("sendrecv", 0, 1, 4, -1), 2, src, dst)); // from it
+    QCOMPARE(src, int64_t(4));
+    QCOMPARE(dst, int64_t(2));
+    RankCollective old = p2p("recv", 0, 1, -1, -1); // a hand-made summary: peer only
+    old.peer = 3;
+    QVERIFY(p2pEnds(old, 2, src, dst));
+    QCOMPARE(src, int64_t(3));
+    QCOMPARE(dst, int64_t(2));
+    QVERIFY(!p2pEnds(p2p("send", 0, 1, 1, 4), 2, src, dst));      // another rank's send
+    QVERIFY(!p2pEnds(p2p("sendrecv", 0, 1, 2, -1), 2, src, dst)); // only its own rank
+    QVERIFY(!p2pEnds(p2p("broadcast", 0, 1, 0, -1), 2, src, dst)); // a root, no p2p side
+}
+
 void TestJobP2p::unmatchedIsCollectiveTimeNotWork()
 {
     // Whole traces, one clock. Rank 0: allreduce 2-3 µs, then a send to rank 5 (not in
@@ -147,6 +169,14 @@ void TestJobP2p::unmatchedIsCollectiveTimeNotWork()
         rank(0, 10000, {allreduce("allreduce", 2000, 3000, 0), p2p("send", 5000, 8000, 0, 5)}),
         rank(1, 9000, {allreduce("allreduce", 2500, 3000, 0)}),
     };
+    for (RankSummary &r : ranks) { // a one-op graph each, so that the job critical path is valid
+        RankCpGraph &g = r.criticalPath;
+        g.valid = true;
+        g.ops = {{"compute", "cpu_op", 0, 1000, -1, -1}};
+        g.nodes = {{0, 0, true}, {1000, 0, false}};
+        g.edges = {{0, 1, 1.0, 0, uint8_t(CpBound::CpuBound), 0}};
+        g.weightUs = 1.0;
+    }
     const JobAnalysis job = analyzeJob(ranks, {});
     QVERIFY(job.diagnostics.find("job.unmatched_collectives"));
     const JobStepTime &st = job.criticalPath.stepTime;
@@ -168,6 +198,20 @@ void TestJobP2p::unmatchedIsCollectiveTimeNotWork()
         }
     }
     QVERIFY(found);
+    // On the job critical path: the send's kernel, as communication.
+    const JobCriticalPath &cp = job.criticalPath;
+    QVERIFY2(cp.valid, cp.reason.c_str());
+    QVERIFY(near(cp.weightUs, 10.0));
+    bool onPath = false;
+    for (const JobCriticalPathRow &row : cp.path)
+        onPath |= row.rank == 0 && row.op == ranks[0].collectives[1].kernelName && near(row.startUs, 5.0) &&
+                  row.boundBy == "gpu_communication_bound";
+    QVERIFY(onPath);
+    double comm = -1;
+    for (const auto &[bound, pct] : cp.summaryPct)
+        if (bound == "gpu_communication_bound")
+            comm = pct;
+    QVERIFY(near(comm, 35.0)); // (0.5 + 3) of 10 µs
 }
 
 void TestJobP2p::roundTripKeepsBothRanks()
