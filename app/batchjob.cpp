@@ -129,6 +129,10 @@ bool buildJobCli(const CliArgs &args, const CliRequest &request, unsigned defaul
         !args.has("--no-breakdowns") && (args.has("--report") || (out.run.request.allSteps && !out.quiet));
     if (!parseWhatIfRules(args, out.whatIf, error))
         return false;
+    if (args.has("--clocks") && !parseClockMode(args.value("--clocks"), out.clocks)) {
+        error = "--clocks takes auto, align or trust (got '" + args.value("--clocks") + "')";
+        return false;
+    }
     return true;
 }
 
@@ -217,6 +221,7 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
     const auto t0 = std::chrono::steady_clock::now();
     JobOptions options;
     options.whatIf = job.whatIf;
+    options.clocks = job.clocks;
     JobAnalysis analysis = analyzeJob(analysableRanks(ranks), options);
     markRankStartOffsets(ranks, analysis);
     timing.analysisSeconds = secondsSince(t0);

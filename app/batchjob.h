@@ -24,6 +24,7 @@ struct JobCli {
     std::string reportPath;          // --report
     bool quiet = false;
     std::vector<WhatIfRule> whatIf;  // --what-if, applied per rank, job critical path recomputed
+    ClockMode clocks = ClockMode::Align; // --clocks
     std::string sqlitePath;          // --sqlite: one database for every rank
     std::shared_ptr<struct JobSqlite> sqlite; // open while the ranks run (batchjobsqlite.h)
 };

@@ -39,6 +39,11 @@ const std::vector<CliOption> &cliOptions()
          "paired by pid and rank. Give it several times, or a LIST file naming one directory or trace per line.",
          CliRepeatable},
         {"--jobs", "N", "Job", "Ranks analysed at once in job mode (default: the number of cores)."},
+        {"--clocks", "MODE", "Job",
+         "How ranks' clocks meet in job mode: align (the default: shift every rank so matched collective ends "
+         "coincide), auto (shift a rank only where its collective ends disagree with the reference rank's beyond "
+         "noise) or trust (keep every rank's own clock: one host, or traces already aligned). "
+         "docs/job_analysis.md, \"Clocks\"."},
         {"--output-dir", "OUT", "Job",
          "Job mode: write each rank's ET+ as OUT/PREFIX.RANK.json, and with --chakra-et, --critical-path, "
          "--overlay its OUT/PREFIX.RANK.et, .critical_path.json, .overlay.json (the names Chakra and ASTRA-sim "

@@ -121,6 +121,29 @@ std::vector<uint32_t> collectivesDelayedBy(const JobAnalysis &job, int64_t rank,
     return out;
 }
 
+bool parseClockMode(std::string_view text, ClockMode &out)
+{
+    if (text == "auto")
+        out = ClockMode::Auto;
+    else if (text == "align")
+        out = ClockMode::Align;
+    else if (text == "trust")
+        out = ClockMode::Trust;
+    else
+        return false;
+    return true;
+}
+
+const char *clockModeName(ClockMode mode)
+{
+    switch (mode) {
+    case ClockMode::Auto: return "auto";
+    case ClockMode::Trust: return "trust";
+    case ClockMode::Align: break;
+    }
+    return "align";
+}
+
 JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &options)
 {
     JobAnalysis job;
@@ -140,13 +163,38 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
 
     const std::vector<Instance> instances = matchCollectives(ranks, use, job.diagnostics);
     std::vector<double> offsetNs(ranks.size(), 0);
-    if (options.alignClocks) {
+    job.clockMode = options.clocks;
+    job.ranks[reference].clock = "reference";
+    if (options.clocks != ClockMode::Trust) {
         ClockFit fit = alignClocks(ranks, instances, reference, job.diagnostics);
+        size_t kept = 0;
         for (size_t i = 0; i < ranks.size(); ++i) {
-            job.ranks[i].clockOffsetUs = fit.offsetNs[i] / 1000.0;
-            job.ranks[i].clockSpreadUs = fit.spreadNs[i] / 1000.0;
-            job.ranks[i].offsetSamples = fit.samples[i];
+            RankJobStats &r = job.ranks[i];
+            r.fittedOffsetUs = fit.offsetNs[i] / 1000.0;
+            r.clockSpreadUs = fit.spreadNs[i] / 1000.0;
+            r.offsetSamples = fit.samples[i];
+            if (i == reference)
+                continue;
+            if (!fit.aligned[i]) {
+                r.clock = "unaligned";
+                continue;
+            }
+            // Auto: an offset within the noise of its own estimates is no skew (ranks of one
+            // host share a clock; shifting them by noise moves every wait).
+            const double noiseUs = std::max(kAutoClockFloorUs, kAutoClockSpreads * r.clockSpreadUs);
+            if (options.clocks == ClockMode::Auto && std::abs(r.fittedOffsetUs) <= noiseUs &&
+                std::abs(r.fittedOffsetUs) <= kAutoClockMaxKeptUs) {
+                fit.offsetNs[i] = 0;
+                ++kept;
+                continue;
+            }
+            r.clock = "aligned";
+            r.clockOffsetUs = r.fittedOffsetUs;
         }
+        if (kept > 0)
+            job.diagnostics.info("job.clocks_kept",
+                                 std::to_string(kept) + " ranks keep their own clocks (--clocks auto): their collective "
+                                                        "ends agree with the reference's within noise");
         offsetNs = std::move(fit.offsetNs);
     }
 

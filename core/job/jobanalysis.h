@@ -11,13 +11,29 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace syncscope {
 
+// How the ranks' clocks are put on one time base (docs/job_analysis.md, "Clocks").
+enum class ClockMode : uint8_t {
+    Align, // shift every rank so that matched collective ends coincide (the default)
+    Auto,  // shift a rank only where its collective ends disagree with the reference beyond noise
+    Trust, // keep every rank's own clock (one host, or traces already aligned)
+};
+// "auto", "align", "trust" (false for anything else).
+bool parseClockMode(std::string_view text, ClockMode &out);
+const char *clockModeName(ClockMode mode);
+// Auto keeps a rank's clock when |offset| <= max(this, kAutoClockSpreads x its spread),
+// and never when the offset exceeds kAutoClockMaxKeptUs (no shared clock is a second off).
+constexpr double kAutoClockFloorUs = 10;
+constexpr double kAutoClockSpreads = 3;
+constexpr double kAutoClockMaxKeptUs = 1e6;
+
 struct JobOptions {
     int64_t clockReferenceRank = -1; // -1: the lowest rank present
-    bool alignClocks = true;
+    ClockMode clocks = ClockMode::Align;
     std::vector<WhatIfRule> whatIf; // --what-if rules (docs/what_if.md, "Jobs"); none: no what-if
 };
 
@@ -88,6 +104,10 @@ struct RankJobStats {
     double clockOffsetUs = 0;       // ADDED to this rank's timestamps to reach the reference clock
     double clockSpreadUs = 0;       // robust spread (e.g. MAD) of the per-collective offset estimates
     int64_t offsetSamples = 0;
+    // "reference", "aligned" (shifted), "trusted" (own clock kept: --clocks trust, or auto
+    // where the ends agree within noise) or "unaligned" (no collective path to the reference).
+    std::string clock = "trusted";
+    double fittedOffsetUs = 0;      // the offset the fit found (auto: also where it was not applied)
     double collectiveWaitUs = 0;    // waits suffered
     double collectiveWaitCausedUs = 0;
     int64_t lastArrivals = 0;
@@ -155,6 +175,7 @@ struct JobCriticalPath {
 struct JobAnalysis {
     std::optional<int64_t> worldSize;
     int64_t clockReferenceRank = -1;
+    ClockMode clockMode = ClockMode::Align;
     std::vector<RankJobStats> ranks;           // same order as the input summaries
     std::vector<MatchedCollective> collectives; // in aligned time order
     // Ranks whose extra work made others wait, by that delay cost (descending); a rank

@@ -248,6 +248,7 @@ std::string buildJobReportJson(const JobReportInput &in)
     job["clock_reference_rank"] = in.analysis && in.analysis->clockReferenceRank >= 0
                                       ? ojson(in.analysis->clockReferenceRank)
                                       : ojson(nullptr);
+    job["clocks"] = in.analysis ? ojson(clockModeName(in.analysis->clockMode)) : ojson(nullptr);
     job["exit_code"] = in.exitCode;
     Diagnostics all = d.diagnostics;
     if (in.analysis)

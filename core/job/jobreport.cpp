@@ -52,6 +52,8 @@ nlohmann::json latenessJson(const std::map<int64_t, RankLateness> &values)
 nlohmann::json rankJobJson(const RankJobStats &s)
 {
     return {{"clock_offset_us", ns(s.clockOffsetUs)},
+            {"clock", s.clock},
+            {"clock_offset_fitted_us", ns(s.fittedOffsetUs)},
             {"clock_offset_spread_us", ns(s.clockSpreadUs)},
             {"clock_offset_samples", s.offsetSamples},
             {"collective_wait_us", ns(s.collectiveWaitUs)},

@@ -63,6 +63,7 @@ std::shared_ptr<PyJob> PyJob::load(const std::vector<std::string> &argv, pyb::ob
             sink.report("cross-rank analysis", 0);
             JobOptions options;
             options.whatIf = j->m_job.whatIf;
+            options.clocks = j->m_job.clocks;
             j->m_analysis = analyzeJob(analysableRanks(j->m_ranks), options);
             j->m_timing.analysisSeconds = secondsSince(t2);
             j->m_timing.totalSeconds = secondsSince(t0);

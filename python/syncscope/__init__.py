@@ -286,8 +286,10 @@ class Job:
 def load_job(path: Union[PathLike, Sequence[PathLike]], jobs: Optional[int] = None, progress: Progress = None, *,
              compat: Optional[str] = None, hta_exact: bool = False, hta_version: Optional[str] = None,
              step: Union[None, int] = None, instance=None, annotation: Optional[str] = None,
-             zero_weight_launch_edges: bool = False, what_if: Iterable[str] = ()) -> Job:
-    """Every rank under the folder(s), `jobs` ranks at once, as `syncscope --batch --job DIR`."""
+             zero_weight_launch_edges: bool = False, what_if: Iterable[str] = (),
+             clocks: Optional[str] = None) -> Job:
+    """Every rank under the folder(s), `jobs` ranks at once, as `syncscope --batch --job DIR`;
+    clocks: "align" (default), "auto" or "trust" (--clocks)."""
     paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
     args = ["--batch"]
     for p in paths:
@@ -297,6 +299,8 @@ def load_job(path: Union[PathLike, Sequence[PathLike]], jobs: Optional[int] = No
     args += _options(compat, hta_exact, hta_version, step, instance, annotation, zero_weight_launch_edges)
     for rule in what_if:
         args += ["--what-if", rule]
+    if clocks is not None:
+        args += ["--clocks", clocks]
     return Job(_c.Job.load(args, _progress(progress)))
 
 

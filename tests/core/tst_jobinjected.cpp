@@ -262,7 +262,7 @@ void TestJobInjected::extremeClockOffsetsStayDefined()
     o.slowKernelScale = 3;
     std::vector<RankSummary> ranks = generate(o);
     JobOptions options;
-    options.alignClocks = align;
+    options.clocks = align ? ClockMode::Align : ClockMode::Trust;
     const JobAnalysis plain = analyzeJob(ranks, options);
     QVERIFY(plain.criticalPath.valid);
     constexpr int64_t kMax = int64_t(1) << 62, kMin = -(int64_t(1) << 60);

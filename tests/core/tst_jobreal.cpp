@@ -19,6 +19,7 @@ private slots:
     void collectivesMatched();
     void endsAgree();
     void shiftedRanksRecovered();
+    void clockModes();
     void referenceRankOption();
     void criticalPath();
     void latenessIsStartSkewAtTheWindowEdge();
@@ -91,24 +92,70 @@ void TestJobReal::shiftedRanksRecovered()
     std::vector<RankSummary> shifted = m_ranks;
     for (int r = 0; r < 8; ++r)
         jobtest::shiftClock(shifted[r], deltaNs[r]);
-    const JobAnalysis job = analyzeJob(shifted, {});
-    QCOMPARE(job.collectives.size(), m_job.collectives.size());
+    JobOptions align;
+    align.clocks = ClockMode::Align;
+    const JobAnalysis base = analyzeJob(m_ranks, align);
+    const JobAnalysis job = analyzeJob(shifted, align);
+    QCOMPARE(job.collectives.size(), base.collectives.size());
     for (int r = 0; r < 8; ++r) {
-        const double expected = jobtest::stats(m_job, r).clockOffsetUs - double(deltaNs[r]) / 1000.0;
+        const double expected = jobtest::stats(base, r).clockOffsetUs - double(deltaNs[r]) / 1000.0;
         const double got = jobtest::stats(job, r).clockOffsetUs;
         QVERIFY2(std::abs(got - expected) < 0.01, qPrintable(QString("rank %1: %2 vs %3").arg(r).arg(got).arg(expected)));
     }
     // Waits and the last arrivers do not depend on the clocks.
     for (size_t k = 0; k < job.collectives.size(); ++k) {
-        QCOMPARE(job.collectives[k].lastArrivalRank, m_job.collectives[k].lastArrivalRank);
+        QCOMPARE(job.collectives[k].lastArrivalRank, base.collectives[k].lastArrivalRank);
         for (const auto &[r, w] : job.collectives[k].waitUs)
-            QVERIFY(std::abs(w - m_job.collectives[k].waitUs.at(r)) < 0.01);
+            QVERIFY(std::abs(w - base.collectives[k].waitUs.at(r)) < 0.01);
     }
+    // --clocks auto shifts the ranks whose clocks are off by more than the
+    // noise of their estimates and keeps the others' (-17 ns here).
+    JobOptions autoClocks;
+    autoClocks.clocks = ClockMode::Auto;
+    const JobAnalysis autoJob = analyzeJob(shifted, autoClocks);
+    for (int r = 1; r < 8; ++r) {
+        const RankJobStats &s = jobtest::stats(autoJob, r);
+        const bool off = std::abs(s.fittedOffsetUs) > std::max(kAutoClockFloorUs, kAutoClockSpreads * s.clockSpreadUs);
+        QCOMPARE(QString::fromStdString(s.clock), QString(off ? "aligned" : "trusted"));
+        QCOMPARE(s.clockOffsetUs, off ? s.fittedOffsetUs : 0.0);
+        if (std::llabs(deltaNs[r]) >= 1'000'000) // a millisecond or more off: always shifted
+            QCOMPARE(QString::fromStdString(s.clock), QString("aligned"));
+    }
+    QCOMPARE(QString::fromStdString(jobtest::stats(autoJob, 6).clock), QString("trusted"));
+    QCOMPARE(QString::fromStdString(jobtest::stats(autoJob, 0).clock), QString("reference"));
     // Unaligned, the ends are hours apart and the waits meaningless.
     JobOptions raw;
-    raw.alignClocks = false;
+    raw.clocks = ClockMode::Trust;
     const JobAnalysis unaligned = analyzeJob(shifted, raw);
     QVERIFY(unaligned.collectives.front().spreadUs > 1e6 || unaligned.collectives.size() != job.collectives.size());
+}
+
+// PARAM's DLRM job ran on one host: its ranks share a clock. auto keeps every rank's
+// clock (the fit finds offsets of a few µs: noise), align shifts by them, trust fits nothing.
+void TestJobReal::clockModes()
+{
+    JobOptions autoClocks, trust;
+    autoClocks.clocks = ClockMode::Auto;
+    trust.clocks = ClockMode::Trust;
+    const JobAnalysis au = analyzeJob(m_ranks, autoClocks), t = analyzeJob(m_ranks, trust);
+    const JobAnalysis &a = m_job; // align: the default
+    QCOMPARE(m_job.clockMode, ClockMode::Align);
+    bool anyShift = false;
+    for (size_t i = 0; i < m_ranks.size(); ++i) {
+        const bool ref = au.ranks[i].rank == au.clockReferenceRank;
+        QCOMPARE(QString::fromStdString(au.ranks[i].clock), QString(ref ? "reference" : "trusted"));
+        QCOMPARE(au.ranks[i].clockOffsetUs, 0.0);
+        QCOMPARE(a.ranks[i].clockOffsetUs, a.ranks[i].fittedOffsetUs);
+        QCOMPARE(QString::fromStdString(a.ranks[i].clock), QString(ref ? "reference" : "aligned"));
+        anyShift = anyShift || a.ranks[i].clockOffsetUs != 0;
+        QCOMPARE(t.ranks[i].clockOffsetUs, 0.0);
+        QCOMPARE(t.ranks[i].offsetSamples, int64_t(0));
+    }
+    QVERIFY(anyShift); // align moves ranks by the noise auto leaves alone
+    QVERIFY(au.diagnostics.find("job.clocks_kept"));
+    QVERIFY(parseClockMode("trust", trust.clocks) && !parseClockMode("Trust", trust.clocks) &&
+            !parseClockMode("", trust.clocks));
+    QCOMPARE(QString(clockModeName(ClockMode::Align)), QString("align"));
 }
 
 void TestJobReal::referenceRankOption()
