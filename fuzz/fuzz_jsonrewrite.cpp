@@ -38,8 +38,10 @@ extern "C" int SYNCSCOPE_FUZZ_ENTRY(const uint8_t *data, size_t size)
 {
     const std::string_view in(reinterpret_cast<const char *>(data), size);
     // nlohmann's lexer takes a NUL byte for the end of the input ("1\0junk" is
-    // accepted), Python's json module and our readers do not: not strict JSON.
-    const bool strict = in.find('\0') == std::string_view::npos && nlohmann::json::accept(in);
+    // accepted) and skips a leading UTF-8 BOM; Python's json module and our readers
+    // do neither: not strict JSON.
+    const bool bom = in.substr(0, 3) == "\xEF\xBB\xBF";
+    const bool strict = !bom && in.find('\0') == std::string_view::npos && nlohmann::json::accept(in);
     const bool shallow = jsonNestingDepth(in) <= kMaxJsonDepth;
 
     std::string out;
