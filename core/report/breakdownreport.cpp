@@ -277,6 +277,17 @@ ReportBreakdown computeReportBreakdown(const Analysis &a, unsigned workers)
     return *work.result();
 }
 
+LaunchDurations launchDurations(const KernelLaunchStats &l)
+{
+    std::vector<double> cpu, gpu, delay;
+    for (const KernelLaunchRow &r : l.rows) {
+        cpu.push_back(r.cpu_duration_us);
+        gpu.push_back(r.gpu_duration_us);
+        delay.push_back(r.launch_delay_us);
+    }
+    return {median(cpu), mean(cpu), median(gpu), mean(gpu), median(delay), mean(delay)};
+}
+
 ojson breakdownJson(const BreakdownSet &set)
 {
     const HtaBreakdown &h = set.hta;
@@ -316,21 +327,16 @@ ojson breakdownJson(const BreakdownSet &set)
                             {"stddev", num(r.stddev)}});
     j["kernels"] = {{"by_type", byType}, {"by_kernel", byKernel}};
     const KernelLaunchStats &l = set.launch;
-    std::vector<double> cpu, gpu, delay;
-    for (const KernelLaunchRow &r : l.rows) {
-        cpu.push_back(r.cpu_duration_us);
-        gpu.push_back(r.gpu_duration_us);
-        delay.push_back(r.launch_delay_us);
-    }
+    const LaunchDurations d = launchDurations(l);
     j["launch_stats"] = {{"launches", l.rows.size()},
                          {"runtime_cutoff_us", l.runtime_cutoff_us},
                          {"launch_delay_cutoff_us", l.launch_delay_cutoff_us},
                          {"short_kernels", l.short_kernels.size()},
                          {"runtime_outliers", l.runtime_outliers.size()},
                          {"launch_delay_outliers", l.launch_delay_outliers.size()},
-                         {"cpu_duration_us", {{"median", num(median(cpu))}, {"mean", num(mean(cpu))}}},
-                         {"gpu_duration_us", {{"median", num(median(gpu))}, {"mean", num(mean(gpu))}}},
-                         {"launch_delay_us", {{"median", num(median(delay))}, {"mean", num(mean(delay))}}}};
+                         {"cpu_duration_us", {{"median", num(d.cpuMedian)}, {"mean", num(d.cpuMean)}}},
+                         {"gpu_duration_us", {{"median", num(d.gpuMedian)}, {"mean", num(d.gpuMean)}}},
+                         {"launch_delay_us", {{"median", num(d.delayMedian)}, {"mean", num(d.delayMean)}}}};
     ojson queue = ojson::array();
     for (const QueueLengthSummary &q : set.queue.summary)
         queue.push_back({{"stream", q.stream},

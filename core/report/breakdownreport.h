@@ -92,6 +92,13 @@ void computeStepBreakdowns(const KinetoTrace &trace, const std::vector<StepSpan>
 ReportBreakdown computeReportBreakdown(const Analysis &a, unsigned workers = 0);
 BreakdownSet computeBreakdownSet(const hta::RowTable &rows);
 
+// Median and mean of the launch rows' CPU duration, GPU duration and launch delay
+// (µs; NaN without rows): the report's launch_stats and the Breakdown dock's table.
+struct LaunchDurations {
+    double cpuMedian, cpuMean, gpuMedian, gpuMean, delayMedian, delayMean;
+};
+LaunchDurations launchDurations(const KernelLaunchStats &launch);
+
 // The report's "breakdown" object; NaN becomes null.
 nlohmann::ordered_json breakdownJson(const BreakdownSet &set);
 // The text summary's lines (per step and the top 5 kernels).

@@ -41,25 +41,6 @@ BreakdownCell streamCell(int64_t stream) { return {QString::number(stream), qlon
 
 BreakdownCell textCell(const QString &s, const QString &tooltip = {}) { return {s, s, tooltip}; }
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return std::nan("");
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-double mean(const std::vector<double> &v)
-{
-    if (v.empty())
-        return std::nan("");
-    double s = 0;
-    for (double x : v)
-        s += x;
-    return s / double(v.size());
-}
-
 using Rows = std::vector<std::vector<BreakdownCell>>;
 
 Rows temporalRows(const BreakdownSet &set)
@@ -88,22 +69,17 @@ Rows temporalRows(const BreakdownSet &set)
 
 Rows launchRows(const KernelLaunchStats &l)
 {
-    std::vector<double> cpu, gpu, delay;
-    for (const KernelLaunchRow &r : l.rows) {
-        cpu.push_back(r.cpu_duration_us);
-        gpu.push_back(r.gpu_duration_us);
-        delay.push_back(r.launch_delay_us);
-    }
+    const LaunchDurations d = launchDurations(l);
     const QString runtime = QString::fromStdString(formatDuration(l.runtime_cutoff_us * 1000));
     const QString late = QString::fromStdString(formatDuration(l.launch_delay_cutoff_us * 1000));
     return {
         {textCell(QObject::tr("Launches")), countCell(l.rows.size())},
-        {textCell(QObject::tr("CPU launch duration, median")), timeCell(median(cpu))},
-        {textCell(QObject::tr("CPU launch duration, mean")), timeCell(mean(cpu))},
-        {textCell(QObject::tr("GPU duration, median")), timeCell(median(gpu))},
-        {textCell(QObject::tr("GPU duration, mean")), timeCell(mean(gpu))},
-        {textCell(QObject::tr("Launch delay, median")), timeCell(median(delay))},
-        {textCell(QObject::tr("Launch delay, mean")), timeCell(mean(delay))},
+        {textCell(QObject::tr("CPU launch duration, median")), timeCell(d.cpuMedian)},
+        {textCell(QObject::tr("CPU launch duration, mean")), timeCell(d.cpuMean)},
+        {textCell(QObject::tr("GPU duration, median")), timeCell(d.gpuMedian)},
+        {textCell(QObject::tr("GPU duration, mean")), timeCell(d.gpuMean)},
+        {textCell(QObject::tr("Launch delay, median")), timeCell(d.delayMedian)},
+        {textCell(QObject::tr("Launch delay, mean")), timeCell(d.delayMean)},
         {textCell(QObject::tr("Short kernels (launch \u2264 %1, GPU < launch)").arg(runtime)),
          countCell(l.short_kernels.size())},
         {textCell(QObject::tr("Runtime outliers (launch > %1)").arg(runtime)), countCell(l.runtime_outliers.size())},
