@@ -133,6 +133,16 @@ bool buildJobCli(const CliArgs &args, const CliRequest &request, unsigned defaul
         error = "--clocks takes auto, align or trust (got '" + args.value("--clocks") + "')";
         return false;
     }
+    out.stragglerWhatIf = args.has("--straggler-whatif");
+    out.run.gpuTimelines = out.stragglerWhatIf;
+    if (args.has("--parallelism")) {
+        if (!out.stragglerWhatIf) {
+            error = "--parallelism places the ranks for --straggler-whatif; give both";
+            return false;
+        }
+        if (!parseParallelism(args.value("--parallelism"), out.parallelism, error))
+            return false;
+    }
     return true;
 }
 
@@ -222,6 +232,8 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
     JobOptions options;
     options.whatIf = job.whatIf;
     options.clocks = job.clocks;
+    options.stragglerWhatIf = job.stragglerWhatIf;
+    options.straggler.parallelism = job.parallelism;
     JobAnalysis analysis = analyzeJob(analysableRanks(ranks), options);
     markRankStartOffsets(ranks, analysis);
     timing.analysisSeconds = secondsSince(t0);
@@ -236,6 +248,8 @@ int finishJob(const JobCli &job, const JobDiscovery &discovery, const std::vecto
     in.exitCode = jobExitCode(discovery, ranks);
     in.timing = timing;
     if (analysis.whatIf && !analysis.whatIf->ok) // a rule matching nothing, or no job critical path
+        in.exitCode = std::max<int>(in.exitCode, ExitAnalysis);
+    if (analysis.straggler && !analysis.straggler->ok) // no steps or GPU ops, a cycle, a bad --parallelism
         in.exitCode = std::max<int>(in.exitCode, ExitAnalysis);
     int code = in.exitCode;
     if (job.sqlite) { // before the report, which lists it

@@ -25,6 +25,8 @@ struct JobCli {
     bool quiet = false;
     std::vector<WhatIfRule> whatIf;  // --what-if, applied per rank, job critical path recomputed
     ClockMode clocks = ClockMode::Align; // --clocks
+    bool stragglerWhatIf = false;    // --straggler-whatif
+    ParallelismSpec parallelism;     // --parallelism
     std::string sqlitePath;          // --sqlite: one database for every rank
     std::shared_ptr<struct JobSqlite> sqlite; // open while the ranks run (batchjobsqlite.h)
 };

@@ -44,6 +44,15 @@ const std::vector<CliOption> &cliOptions()
          "coincide), auto (shift a rank only where its collective ends disagree with the reference rank's beyond "
          "noise) or trust (keep every rank's own clock: one host, or traces already aligned). "
          "docs/job_analysis.md, \"Clocks\"."},
+        {"--straggler-whatif", nullptr, "Job",
+         "Job mode: the straggler what-if of ByteDance's study: every rank's GPU ops of every step re-simulated "
+         "with ideal durations (compute: the mean of the op over ranks and steps; communication: the median "
+         "transfer), giving the slowdown S, S per step, per op type, per data-parallel rank and per pipeline "
+         "stage, M_W and M_S (report: straggler_whatif). docs/what_if.md, \"Straggler what-if\"."},
+        {"--parallelism", "dp=D,pp=P,tp=T", "Job",
+         "With --straggler-whatif: the job's data-, pipeline- and tensor-parallel sizes (any subset), ranks in "
+         "Megatron-LM's order (tp fastest, then dp, then pp). Default: from distributedInfo.pg_config, else "
+         "inferred from the collectives."},
         {"--output-dir", "OUT", "Job",
          "Job mode: write each rank's ET+ as OUT/PREFIX.RANK.json, and with --chakra-et, --critical-path, "
          "--overlay its OUT/PREFIX.RANK.et, .critical_path.json, .overlay.json (the names Chakra and ASTRA-sim "

@@ -284,6 +284,8 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
     job.criticalPath = jobCriticalPath(ranks, use, job.collectives, offsetNs, job.diagnostics);
     if (!options.whatIf.empty())
         job.whatIf = jobWhatIf(ranks, use, job.collectives, offsetNs, options.whatIf, job.criticalPath, job.diagnostics);
+    if (options.stragglerWhatIf)
+        job.straggler = stragglerWhatIf(ranks, use, job.collectives, offsetNs, options.straggler, job.diagnostics);
     return job;
 }
 

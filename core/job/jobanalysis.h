@@ -6,6 +6,7 @@
 
 #include "jobwhatif.h"
 #include "ranksummary.h"
+#include "stragglerwhatif.h"
 
 #include <cstdint>
 #include <map>
@@ -35,6 +36,10 @@ struct JobOptions {
     int64_t clockReferenceRank = -1; // -1: the lowest rank present
     ClockMode clocks = ClockMode::Align;
     std::vector<WhatIfRule> whatIf; // --what-if rules (docs/what_if.md, "Jobs"); none: no what-if
+    // --straggler-whatif (docs/what_if.md, "Straggler what-if"): needs the ranks' GPU
+    // timelines (JobRunOptions::gpuTimelines).
+    bool stragglerWhatIf = false;
+    StragglerOptions straggler;
 };
 
 // Why a rank arrived late at a collective, relative to the earliest arriver e
@@ -185,6 +190,7 @@ struct JobAnalysis {
     std::vector<DelayCost> delayCosts;         // per (rank, op), by direct + propagated, descending
     JobCriticalPath criticalPath;
     std::optional<JobWhatIf> whatIf;           // with JobOptions::whatIf
+    std::optional<StragglerWhatIf> straggler;  // with JobOptions::stragglerWhatIf
     Diagnostics diagnostics;                   // unmatched / inconsistent collectives, alignment problems
 };
 

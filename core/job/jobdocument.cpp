@@ -292,8 +292,9 @@ std::string buildJobReportJson(const JobReportInput &in)
     const ojson cross = in.analysis ? ojson(jobAnalysisJson(*in.analysis)) : ojson(nullptr);
     for (const char *key : {"collectives", "stragglers", "start_skew", "delay_costs", "job_critical_path"})
         r[key] = cross.is_object() && cross.contains(key) ? cross[key] : ojson(nullptr);
-    if (cross.is_object() && cross.contains("what_if"))
-        r["what_if"] = cross["what_if"];
+    for (const char *key : {"what_if", "straggler_whatif"})
+        if (cross.is_object() && cross.contains(key))
+            r[key] = cross[key];
     if (in.analysis) { // message size, transfer, algbw / busbw and the slow flag per instance
         const std::vector<CollectiveBandwidth> bw = jobCollectiveBandwidths(*in.ranks, *in.analysis);
         for (size_t k = 0; k < bw.size() && k < r["collectives"].size(); ++k) {
@@ -439,6 +440,8 @@ std::string formatJobSummary(const JobReportInput &in)
             s += " '" + r.rule + "' matched " + std::to_string(r.matched) + ";";
         s.back() = '\n';
     }
+    if (in.analysis && in.analysis->straggler && in.analysis->straggler->ok)
+        s += stragglerWhatIfText(*in.analysis->straggler);
 
     auto problems = [&](const Diagnostics &diag, const std::string &prefix) {
         for (const auto &x : diag.items())

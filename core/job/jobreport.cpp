@@ -166,6 +166,7 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                                {"step_time_us", ns(st.stepTimeUs)},
                                {"work_us", ns(st.workUs)},
                                {"wait_us", ns(st.waitUs)},
+                               {"unmatched_us", ns(st.unmatchedUs)},
                                {"outside_window_us", ns(st.outsideWindowUs)},
                                {"step_path", segments},
                                {"weight_us", ns(cp.weightUs)},
@@ -188,6 +189,8 @@ nlohmann::json jobAnalysisJson(const JobAnalysis &job)
                           {"job_diagnostics", diagnostics}};
     if (job.whatIf)
         out["what_if"] = jobWhatIfJson(*job.whatIf);
+    if (job.straggler)
+        out["straggler_whatif"] = stragglerWhatIfJson(*job.straggler);
     return out;
 }
 

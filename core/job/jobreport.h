@@ -36,5 +36,9 @@ namespace syncscope {
 nlohmann::json jobAnalysisJson(const JobAnalysis &job);
 nlohmann::json rankJobJson(const RankJobStats &stats);
 nlohmann::json jobWhatIfJson(const JobWhatIf &whatIf);
+// The straggler what-if as the report's straggler_whatif object (core/job/stragglerreport.cpp).
+nlohmann::json stragglerWhatIfJson(const StragglerWhatIf &whatIf);
+// Its lines in the job's text summary.
+std::string stragglerWhatIfText(const StragglerWhatIf &whatIf);
 
 } // namespace syncscope

@@ -153,6 +153,8 @@ RankSummary runJobRank(const JobRank &rank, const JobRunOptions &options)
             s = extractRankSummary(*run.analysis, run.exitCode);
             if (options.breakdowns)
                 addRankBreakdown(*run.analysis, s);
+            if (options.gpuTimelines)
+                addRankGpuTimeline(*run.analysis, s);
             if (options.rankAnalysed) {
                 s.rank = rank.rank;
                 s.exitCode = run.exitCode;

@@ -31,6 +31,9 @@ struct JobRunOptions {
     // Each rank's whole-trace breakdowns into RankSummary::breakdown (addRankBreakdown),
     // while its analysis is alive: asked for by --report or --step all, as for one rank.
     bool breakdowns = false;
+    // Each rank's GPU ops and their dependencies into RankSummary::gpu (addRankGpuTimeline),
+    // for the straggler what-if.
+    bool gpuTimelines = false;
     // Called from the worker with a rank's finished analysis and summary, before its
     // traces are freed (the job's SQLite database takes its rows here); concurrent
     // calls for different ranks: must be thread-safe, must not throw.

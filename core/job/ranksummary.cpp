@@ -58,6 +58,8 @@ std::vector<RankStep> profilerSteps(const KinetoTrace &trace)
     return steps;
 }
 
+} // namespace
+
 int32_t stepOf(const std::vector<RankStep> &steps, int64_t ns)
 {
     // Last step starting at or before ns; it must also contain ns.
@@ -68,6 +70,8 @@ int32_t stepOf(const std::vector<RankStep> &steps, int64_t ns)
     --it;
     return ns <= it->endNs ? static_cast<int32_t>(it - steps.begin()) : -1;
 }
+
+namespace {
 
 std::vector<RankCollective> collectives(const KinetoTrace &trace, const std::vector<RankStep> &steps, int64_t self)
 {
@@ -390,6 +394,9 @@ RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
     if (trace.distributed.rank)
         s.rank = *trace.distributed.rank;
     s.worldSize = trace.distributed.worldSize;
+    for (const ProcessGroupConfig &g : trace.distributed.groups)
+        if (const auto at = std::find(g.ranks.begin(), g.ranks.end(), s.rank); at != g.ranks.end())
+            s.processGroups.push_back({g.name, g.desc, static_cast<int64_t>(g.ranks.size()), at - g.ranks.begin()});
     s.traceStartNs = trace.minTsNs;
     s.traceEndNs = trace.maxEndNs;
     s.baseTimeNanoseconds = trace.baseTimeNanoseconds;

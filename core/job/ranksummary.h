@@ -139,6 +139,38 @@ struct RankBreakdown {
     std::vector<RankTopKernel> topKernels;
 };
 
+// One GPU op (kernel, memcpy, memset) of the whole trace, for the straggler what-if
+// (core/job/stragglerwhatif.h). Filled by addRankGpuTimeline only when a job run asks.
+struct RankGpuOp {
+    uint32_t name = 0;          // index into RankGpuTimeline::names
+    int32_t stream = -1;        // HTA stream (with device: the op's lane)
+    int32_t device = -1;
+    int32_t step = -1;          // index into RankSummary::steps of the step whose CPU span holds its launch, -1 none
+    int32_t collective = -1;    // index into RankSummary::collectives when a collective kernel
+    int64_t startNs = 0, durNs = 0; // own clock
+};
+// `to` cannot start before `from` ended, beyond the order of a stream: a GPU->GPU sync
+// (an event wait across streams), or the first op each stream got after a CPU thread
+// waited for `from` (a stream, event or device synchronize, a blocking copy).
+struct RankGpuDep {
+    uint32_t from = 0, to = 0;  // indices into RankGpuTimeline::ops
+};
+struct RankGpuTimeline {
+    bool present = false;
+    std::vector<std::string> names;
+    std::vector<RankGpuOp> ops;   // ascending (device, stream, startNs)
+    std::vector<RankGpuDep> deps;
+};
+// At most this many GPU ops per rank are kept for the straggler what-if.
+constexpr size_t kMaxRankGpuOps = 2000000;
+
+// A process group this rank belongs to, from Kineto's distributedInfo.pg_config.
+struct RankProcessGroup {
+    std::string name, desc;     // pg_name, pg_desc (Megatron: DATA_PARALLEL_GROUP, PIPELINE_MODEL_PARALLEL_GROUP, ...)
+    int64_t size = 0;           // ranks in the group
+    int64_t index = -1;         // this rank's position in its ranks list
+};
+
 struct RankSummary {
     int64_t rank = -1;          // distributedInfo.rank (or from the file name)
     std::optional<int64_t> worldSize;
@@ -156,6 +188,8 @@ struct RankSummary {
     Diagnostics diagnostics;
     std::vector<std::pair<std::string, std::string>> outputs; // kind -> path written for this rank
     std::optional<RankBreakdown> breakdown; // addRankBreakdown (core/job/rankbreakdown.h)
+    std::vector<RankProcessGroup> processGroups; // the groups of distributedInfo.pg_config holding this rank
+    RankGpuTimeline gpu;        // addRankGpuTimeline (only for the straggler what-if)
 };
 
 // The ends of a point-to-point kernel on rank `self` (docs/job_analysis.md, "Matching"):
@@ -165,6 +199,13 @@ struct RankSummary {
 bool p2pEnds(const RankCollective &c, int64_t self, int64_t &src, int64_t &dst);
 // The other side of a p2p kernel on rank `self` (its dst when self sends, else its src), -1 none.
 int64_t p2pPeer(const RankCollective &c, int64_t self);
+
+// The index of the step whose span holds `ns` (the last one starting at or before it), -1 none.
+int32_t stepOf(const std::vector<RankStep> &steps, int64_t ns);
+
+// The whole trace's GPU ops, their steps and cross-stream dependencies into s.gpu
+// (core/job/rankgputimeline.cpp). O(ops log ops + sync edges x streams).
+void addRankGpuTimeline(const Analysis &analysis, RankSummary &s);
 
 // Extracts the summary of one rank from a finished per-rank analysis.
 RankSummary extractRankSummary(const Analysis &analysis, int exitCode);

@@ -26,7 +26,8 @@ using namespace summarybytes;
 constexpr char kMagic[4] = {'S', 'S', 'R', 'S'};
 // 3: RankCollective::busType and messageBytes, RankSummary::breakdown.
 // 4: RankCollective::srcRank and dstRank (after peer).
-constexpr uint32_t kVersion = 4; // bump on any layout change
+// 5: RankSummary::processGroups and gpu (after breakdown).
+constexpr uint32_t kVersion = 5; // bump on any layout change
 
 using Pairs = std::vector<std::pair<std::string, double>>;
 
@@ -174,6 +175,33 @@ std::string serializeRankSummary(const RankSummary &s)
         w.str(path);
     }
     writeRankBreakdown(w, s.breakdown);
+    w.num(static_cast<uint32_t>(s.processGroups.size()));
+    for (const RankProcessGroup &g : s.processGroups) {
+        w.str(g.name);
+        w.str(g.desc);
+        w.num(g.size);
+        w.num(g.index);
+    }
+    const RankGpuTimeline &gpu = s.gpu;
+    w.num(static_cast<uint8_t>(gpu.present));
+    w.num(static_cast<uint32_t>(gpu.names.size()));
+    for (const std::string &name : gpu.names)
+        w.str(name);
+    w.num(static_cast<uint32_t>(gpu.ops.size()));
+    for (const RankGpuOp &op : gpu.ops) {
+        w.num(op.name);
+        w.num(op.stream);
+        w.num(op.device);
+        w.num(op.step);
+        w.num(op.collective);
+        w.num(op.startNs);
+        w.num(op.durNs);
+    }
+    w.num(static_cast<uint32_t>(gpu.deps.size()));
+    for (const RankGpuDep &d : gpu.deps) {
+        w.num(d.from);
+        w.num(d.to);
+    }
     return std::move(w.out);
 }
 
@@ -307,6 +335,45 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             path = r.str();
         }
         s.breakdown = readRankBreakdown(r);
+        s.processGroups.resize(r.count(8 + 16, "process groups"));
+        for (RankProcessGroup &g : s.processGroups) {
+            g.name = r.str();
+            g.desc = r.str();
+            g.size = r.num<int64_t>();
+            g.index = r.num<int64_t>();
+            if (g.size < 1 || g.size > kMaxJobWorldSize || g.index < 0 || g.index >= g.size)
+                throw Corrupt("a process group of " + std::to_string(g.size) + " ranks puts this rank at " +
+                              std::to_string(g.index));
+        }
+        RankGpuTimeline &gpu = s.gpu;
+        gpu.present = r.flag();
+        gpu.names.resize(r.count(4, "GPU op names"));
+        for (std::string &name : gpu.names)
+            name = r.str();
+        gpu.ops.resize(r.count(4 * 5 + 16, "GPU ops"));
+        for (RankGpuOp &op : gpu.ops) {
+            op.name = r.num<uint32_t>();
+            if (op.name >= gpu.names.size())
+                throw Corrupt("a GPU op names string " + std::to_string(op.name) + " of " +
+                              std::to_string(gpu.names.size()));
+            op.stream = r.num<int32_t>();
+            op.device = r.num<int32_t>();
+            op.step = r.num<int32_t>();
+            if (op.step < -1 || op.step >= static_cast<int32_t>(s.steps.size()))
+                throw Corrupt("a GPU op names step " + std::to_string(op.step));
+            op.collective = r.num<int32_t>();
+            if (op.collective < -1 || op.collective >= static_cast<int32_t>(s.collectives.size()))
+                throw Corrupt("a GPU op names collective " + std::to_string(op.collective));
+            op.startNs = readTime(r, "a GPU op start");
+            op.durNs = readSpan(r, "a GPU op duration");
+        }
+        gpu.deps.resize(r.count(8, "GPU op dependencies"));
+        for (RankGpuDep &d : gpu.deps) {
+            d.from = r.num<uint32_t>();
+            d.to = r.num<uint32_t>();
+            if (d.from >= gpu.ops.size() || d.to >= gpu.ops.size())
+                throw Corrupt("a GPU op dependency names an op out of range");
+        }
         if (!r.atEnd())
             throw Corrupt(std::to_string(bytes.size() - r.position()) + " bytes left over after the summary");
         out = std::move(s);

@@ -113,11 +113,21 @@ struct KinetoCommArgs {
     StrId dtype = kNoString;
 };
 
+// One entry of distributedInfo.pg_config (a process group the process created).
+struct ProcessGroupConfig {
+    std::string name, desc;       // pg_name, pg_desc
+    std::vector<int64_t> ranks;   // global ranks, in the order written
+};
+// At most this many pg_config entries and ranks per entry are kept (bounded input).
+constexpr size_t kMaxPgConfigGroups = 4096;
+constexpr size_t kMaxPgConfigRanks = size_t(1) << 20;
+
 struct DistributedInfo {
     bool present = false;
     std::optional<int64_t> rank;
     std::optional<int64_t> worldSize;
     std::string backend;
+    std::vector<ProcessGroupConfig> groups; // pg_config
 };
 
 struct KinetoTrace {

@@ -611,6 +611,46 @@ void KinetoEventSink::addBatch(const ElementBatch &batch)
     }
 }
 
+// distributedInfo.pg_config: [{"pg_name", "pg_desc", "ranks": [...]}, ...]; entries
+// without a ranks list or with a non-integer rank are skipped, the counts bounded.
+static void readPgConfig(const dom::element &value, std::vector<ProcessGroupConfig> &out)
+{
+    dom::array groups;
+    if (value.get_array().get(groups) != simdjson::SUCCESS)
+        return;
+    for (dom::element g : groups) {
+        if (out.size() >= kMaxPgConfigGroups)
+            break;
+        dom::object obj;
+        if (g.get_object().get(obj) != simdjson::SUCCESS)
+            continue;
+        ProcessGroupConfig pg;
+        bool ranksOk = false;
+        for (auto field : obj) {
+            const std::string_view k = field.key;
+            std::string_view text;
+            if ((k == "pg_name" || k == "pg_desc") && field.value.get_string().get(text) == simdjson::SUCCESS)
+                (k == "pg_name" ? pg.name : pg.desc) = std::string(text.substr(0, 256));
+            else if (k == "ranks") {
+                dom::array ranks;
+                if (field.value.get_array().get(ranks) != simdjson::SUCCESS)
+                    continue;
+                ranksOk = true;
+                for (dom::element r : ranks) {
+                    int64_t n = 0;
+                    if (!toInt(r, n) || n < 0 || pg.ranks.size() >= kMaxPgConfigRanks) {
+                        ranksOk = false;
+                        break;
+                    }
+                    pg.ranks.push_back(n);
+                }
+            }
+        }
+        if (ranksOk)
+            out.push_back(std::move(pg));
+    }
+}
+
 void KinetoEventSink::addTopLevel(const std::string &key, std::string_view raw)
 {
     auto &trace = d->trace;
@@ -646,6 +686,8 @@ void KinetoEventSink::addTopLevel(const std::string &key, std::string_view raw)
                         trace.distributed.worldSize = n;
                     else if (k == "backend" && v.type() == dom::element_type::STRING)
                         trace.distributed.backend = std::string(v.get_string().value_unsafe());
+                    else if (k == "pg_config")
+                        readPgConfig(v, trace.distributed.groups);
                 }
             }
         } else if (key == "deviceProperties") {
