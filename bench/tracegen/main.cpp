@@ -24,12 +24,20 @@ int usage()
                  "                          [--straggler R] [--straggler-scale X] [--max-clock-offset-us US]\n"
                  "                          [--start-skew R:US] [--slow-rank R --slow-kernel SUBSTR\n"
                  "                          --slow-kernel-scale X] [--pairs]\n"
+                 "       syncscope-tracegen --study-job DIR --dp D --pp P [--microbatches M] [--steps N]\n"
+                 "                          [--slow-rank R --slow-factor K] [--slow-stage P --stage-factor K]\n"
+                 "                          [--slow-op NAME --op-factor K] [--no-pg-config] [--no-jitter]\n"
+                 "                          [--seed S] [--gzip] [--max-clock-offset-us US] [--truth FILE]\n"
                  "Writes PREFIX.et.json and PREFIX.kineto.json (or .json.gz with --gzip); --replicate\n"
                  "repeats a real Kineto trace N times in time, with unique ids; --job writes a whole job\n"
                  "(DIR/rank<N>.et.json.gz + DIR/rank<N>.kineto.json.gz) with consistent collectives,\n"
                  "per-rank clock offsets and an optional straggler (all compute kernels slower), a rank\n"
                  "that starts late (--start-skew), one rank's kernels matching SUBSTR slower (--slow-rank),\n"
                  "and with --pairs collectives in alternating pairs of ranks (lateness propagates).\n"
+                 "--study-job writes a dp x pp training job (GPipe, device-only Kineto traces\n"
+                 "DIR/rank<N>.kineto.json) and its straggler what-if figures, known by construction,\n"
+                 "to DIR/truth.json (or --truth FILE); --slow-op NAME (fwd_gemm_kernel, bwd_gemm_kernel,\n"
+                 "optimizer_kernel) slows that kernel on every rank on odd steps.\n"
                  "Sync grid: --streams N (1-6) forks each forward layer onto N-1 side streams;\n"
                  "--blocking-copies makes device-to-host copy calls wait for their copy (plus a\n"
                  "synchronous cudaMemcpy per step), to pinned memory unless --pageable; --item-loop N\n"
@@ -50,6 +58,8 @@ int main(int argc, char **argv)
     int times = 1;
     tracegen::JobOptions job;
     bool jobMode = false;
+    tracegen::StudyJobOptions study;
+    bool studyMode = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -119,10 +129,48 @@ int main(int argc, char **argv)
             job.slowRank = std::atoi(v);
         else if (a == "--pairs")
             job.pairs = true;
+        else if (a == "--study-job" && (v = next())) {
+            study.dir = v;
+            studyMode = true;
+        } else if (a == "--dp" && (v = next()))
+            study.dp = std::atoi(v);
+        else if (a == "--pp" && (v = next()))
+            study.pp = std::atoi(v);
+        else if (a == "--microbatches" && (v = next()))
+            study.microbatches = std::atoi(v);
+        else if (a == "--slow-factor" && (v = next()))
+            study.slowFactor = std::atof(v);
+        else if (a == "--slow-stage" && (v = next()))
+            study.slowStage = std::atoi(v);
+        else if (a == "--stage-factor" && (v = next()))
+            study.stageFactor = std::atof(v);
+        else if (a == "--slow-op" && (v = next()))
+            study.slowOp = v;
+        else if (a == "--op-factor" && (v = next()))
+            study.opFactor = std::atof(v);
+        else if (a == "--truth" && (v = next()))
+            study.truthPath = v;
+        else if (a == "--no-pg-config")
+            study.pgConfig = false;
+        else if (a == "--no-jitter")
+            study.jitter = false;
         else
             return usage();
     }
     try {
+        if (studyMode) {
+            study.steps = o.steps > 0 ? o.steps : 1;
+            study.seed = o.seed;
+            study.gzip = o.gzip;
+            study.slowRank = job.slowRank;
+            study.maxClockOffsetUs = job.maxClockOffsetUs;
+            const tracegen::StudyJobResult r = tracegen::generateStudyJob(study);
+            std::printf("%s: %d ranks (dp %d x pp %d), %d steps, %.1f MB; S %.6f (measured %.3f us, ideal %.3f us)\n",
+                        study.dir.c_str(), r.world, r.dp, r.pp, study.steps, r.bytes / 1e6, r.slowdown,
+                        r.measuredStepUs, r.idealStepUs);
+            std::printf("truth: %s\n", r.truthPath.c_str());
+            return 0;
+        }
         if (jobMode) {
             job.steps = o.steps > 0 ? o.steps : 1;
             job.layers = o.layers;

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tracegen {
@@ -145,5 +147,62 @@ struct JobResult {
 double jobClockOffsetUs(const JobOptions &options, int rank);
 
 JobResult generateJob(const JobOptions &options);
+
+// Study job (generateStudyJob): a data-parallel x pipeline-parallel training job (GPipe
+// schedule, one GPU stream per rank) written as device-only Kineto traces
+// DIR/rank<r>.kineto.json[.gz], whose straggler what-if figures (core/job/stragglerwhatif.h)
+// are known by construction: they come from the generator's own discrete-event simulation
+// and are written to DIR/truth.json. Rank r: dp rank r % dp, stage r / dp (Megatron order, tp = 1).
+// One stream (7) per rank; per step: for each microbatch [recv from p-1] fwd [send to p+1], then
+// for each [recv from p+1] bwd [send to p-1], then the DP group's reduce-scatter (dp > 1) and the
+// optimizer. A comm op ends on every participant at the last arrival + its transfer. In a what-if
+// timeline an instance keeps its measured transfer when its type is kept measured or any of its
+// participants' ranks is; S_t types: the kernel names, "sendrecv <nelems>", "_reduce_scatter_base <nelems>".
+struct StudyJobOptions {
+    std::string dir = "studyjob";
+    std::string truthPath;          // empty: DIR/truth.json (Syncscope's --job DIR skips it with a warning)
+    int dp = 8;
+    int pp = 1;
+    int microbatches = 4;
+    int steps = 3;
+    uint64_t seed = 1;
+    bool gzip = false;
+    bool write = true;              // false: simulate and return the truth only (no files)
+    bool pgConfig = true;           // distributedInfo.pg_config (default, DP and pipeline groups)
+    bool jitter = true;             // +-0.5 % deterministic (seeded) jitter on every duration / transfer
+    double maxClockOffsetUs = 2000; // per-rank clock offsets in [-max, max] (rank 0: 0); 0: none
+    // Nominal durations (µs).
+    double fwdUs = 400, bwdUs = 800, optimizerUs = 200;
+    double p2pUs = 50, reduceScatterUs = 300; // transfers (after the last arrival)
+    double stepGapUs = 1000;        // step N+1 starts this long after step N ends (over all ranks)
+    double baseUs = 1.0e6;          // step 0's start (true time, µs after the trace base)
+    // Slowdowns of the compute kernels (fwd, bwd, optimizer); they multiply.
+    int slowRank = -1;              // every step, this rank's compute kernels x slowFactor
+    double slowFactor = 2.0;
+    int slowStage = -1;             // every rank of this stage x stageFactor
+    double stageFactor = 1.5;
+    std::string slowOp;             // kernels named slowOp x opFactor, on every rank, odd steps only
+    double opFactor = 2.0;
+};
+
+struct StudyJobResult {
+    int dp = 1, pp = 1, world = 1;
+    double slowdown = 1;            // S = mean measured step / mean ideal step
+    double measuredStepUs = 0, idealStepUs = 0;       // means over the steps
+    std::vector<double> measuredStepsUs, idealStepsUs; // per step N
+    std::vector<double> stepSlowdown;                  // per step N: measured / ideal
+    std::vector<std::pair<std::string, double>> byOpType; // S_t (type: kernel name or "<collective> <nelems>")
+    std::vector<std::pair<std::string, double>> opTypeIdealUs; // each type's ideal duration / transfer
+    std::vector<double> byDpRank;   // S_w, index w
+    std::vector<double> byStage;    // S per stage, index p (empty when pp == 1)
+    std::optional<double> mW, mS;   // null: not slowed (S within 0.1 %); mS also null when pp == 1
+    std::vector<int> worstRanks;    // the ranks M_W sets to ideal
+    std::vector<double> clockOffsetUs; // per rank: written timestamps = true time + offset
+    std::vector<std::string> files; // the traces written
+    std::string truthPath;          // DIR/truth.json
+    uint64_t bytes = 0;             // all traces together
+};
+
+StudyJobResult generateStudyJob(const StudyJobOptions &options);
 
 } // namespace tracegen
