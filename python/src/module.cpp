@@ -48,7 +48,8 @@ PYBIND11_MODULE(_syncscope, m)
         .def("delays", &PyJob::delays)
         .def("stragglers", &PyJob::stragglers)
         .def("critical_path", &PyJob::criticalPath)
-        .def("report_json", &PyJob::reportJson);
+        .def("report_json", &PyJob::reportJson)
+        .def("straggler_whatif_json", &PyJob::stragglerWhatIfJson);
 
     pyb::class_<PyDiff, std::shared_ptr<PyDiff>>(m, "Diff")
         .def_static("run", &PyDiff::run, pyb::arg("argv"), pyb::arg("progress") = pyb::none())

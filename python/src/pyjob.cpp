@@ -5,6 +5,7 @@
 
 #include "job/busbw.h"
 #include "job/jobdocument.h"
+#include "job/jobreport.h"
 #include "job/parallel.h"
 
 #include <pybind11/stl.h>
@@ -64,6 +65,10 @@ std::shared_ptr<PyJob> PyJob::load(const std::vector<std::string> &argv, pyb::ob
             JobOptions options;
             options.whatIf = j->m_job.whatIf;
             options.clocks = j->m_job.clocks;
+            // --straggler-whatif / --parallelism (buildJobCli also made the ranks keep
+            // their GPU timelines: m_job.run.gpuTimelines), as finishJob passes them.
+            options.stragglerWhatIf = j->m_job.stragglerWhatIf;
+            options.straggler.parallelism = j->m_job.parallelism;
             j->m_analysis = analyzeJob(analysableRanks(j->m_ranks), options);
             j->m_timing.analysisSeconds = secondsSince(t2);
             j->m_timing.totalSeconds = secondsSince(t0);
@@ -81,6 +86,8 @@ std::shared_ptr<PyJob> PyJob::load(const std::vector<std::string> &argv, pyb::ob
     j->m_exitCode = jobExitCode(j->m_discovery, j->m_ranks);
     if (j->m_analysis.whatIf && !j->m_analysis.whatIf->ok)
         j->m_exitCode = std::max<int>(j->m_exitCode, ExitAnalysis);
+    if (j->m_analysis.straggler && !j->m_analysis.straggler->ok) // as finishJob: no steps or GPU ops, a cycle
+        j->m_exitCode = std::max<int>(j->m_exitCode, ExitAnalysis);
     return j;
 }
 
@@ -95,6 +102,15 @@ std::string PyJob::reportJson() const
     in.exitCode = m_exitCode;
     in.timing = m_timing;
     return buildJobReportJson(in);
+}
+
+std::optional<std::string> PyJob::stragglerWhatIfJson() const
+{
+    if (!m_analysis.straggler)
+        return std::nullopt; // loaded without --straggler-whatif
+    // The report's straggler_whatif object itself (core/job/stragglerreport.cpp).
+    return syncscope::stragglerWhatIfJson(*m_analysis.straggler)
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 const RankJobStats *PyJob::statsOf(int64_t rank) const

@@ -11,6 +11,7 @@
 #include "job/jobanalysis.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ public:
     pybind11::dict stragglers() const;
     pybind11::tuple criticalPath() const; // (rows, bound-by summary, facts)
     std::string reportJson() const;
+    // The report's straggler_whatif object as JSON; None when loaded without --straggler-whatif.
+    std::optional<std::string> stragglerWhatIfJson() const;
     int exitCode() const { return m_exitCode; }
     double seconds() const { return m_timing.totalSeconds; }
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
@@ -282,14 +282,73 @@ class Job:
         """The job --report JSON, parsed (as `syncscope --batch --job DIR --report`)."""
         return json.loads(self._j.report_json())
 
+    # --- straggler what-if (load_job(..., straggler_whatif=True); docs/what_if.md) ----
+    def straggler_whatif(self) -> dict:
+        """The report's ``straggler_whatif`` object (core's JSON, the CLI's bytes): ``ok``,
+        ``slowdown``, ``step_slowdown``, ``by_op_type``, ``by_dp_rank``, ``by_stage``, ``M_W``,
+        ``M_S``, ``worst_ranks``, ... or ``{"ok": False, "error": ...}`` when it could not run."""
+        if getattr(self, "_straggler", None) is None:
+            text = self._j.straggler_whatif_json()
+            if text is None:
+                raise UsageError("straggler_whatif: this job was loaded without straggler_whatif=True "
+                                 "(load_job(path, straggler_whatif=True) keeps the ranks' GPU timelines "
+                                 "the what-if re-simulates)")
+            self._straggler = json.loads(text)
+        return self._straggler
+
+    def _straggler_ok(self) -> dict:
+        w = self.straggler_whatif()
+        if not w["ok"]:
+            raise AnalysisError(f"straggler_whatif: {w['error']}")
+        return w
+
+    def straggler_steps(self) -> pd.DataFrame:
+        """One row per ProfilerStep: step (N), measured_us, ideal_us, slowdown."""
+        rows = self._straggler_ok()["steps"]
+        return _float_frame(rows, ["step", "measured_us", "ideal_us", "slowdown"], ["measured_us", "ideal_us", "slowdown"])
+
+    def straggler_by_op_type(self) -> pd.DataFrame:
+        """S_t per op type, descending: type, comm, count, ideal_us, slowdown."""
+        rows = self._straggler_ok()["op_types"]
+        return _float_frame(rows, ["type", "comm", "count", "ideal_us", "slowdown"], ["ideal_us", "slowdown"])
+
+    def straggler_by_dp_rank(self) -> pd.DataFrame:
+        """S_w per data-parallel rank, descending (ties: lower dp rank first): dp_rank, slowdown."""
+        return _ranked_frame(self._straggler_ok()["by_dp_rank"], "dp_rank")
+
+    def straggler_by_stage(self) -> pd.DataFrame:
+        """S per pipeline stage, descending (empty with one stage): stage, slowdown."""
+        return _ranked_frame(self._straggler_ok()["by_stage"], "stage")
+
+
+def _float_frame(rows: list, columns: list, floats: list) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=columns)
+    for c in floats:  # null (a non-finite ratio) is NaN
+        df[c] = pd.to_numeric(df[c], errors="coerce").astype("float64")
+    return df
+
+
+def _ranked_frame(by: dict, key: str) -> pd.DataFrame:
+    """A {"rank": slowdown} object of the report as rows, in the core's order (slowdown
+    descending, ties by key; JSON objects keep no order)."""
+    rows = sorted(((int(k), float("nan") if v is None else float(v)) for k, v in by.items()),
+                  key=lambda kv: (-kv[1] if kv[1] == kv[1] else float("inf"), kv[0]))
+    df = pd.DataFrame(rows, columns=[key, "slowdown"])
+    df[key] = df[key].astype("int64")
+    df["slowdown"] = df["slowdown"].astype("float64")
+    return df
+
 
 def load_job(path: Union[PathLike, Sequence[PathLike]], jobs: Optional[int] = None, progress: Progress = None, *,
              compat: Optional[str] = None, hta_exact: bool = False, hta_version: Optional[str] = None,
              step: Union[None, int] = None, instance=None, annotation: Optional[str] = None,
              zero_weight_launch_edges: bool = False, what_if: Iterable[str] = (),
-             clocks: Optional[str] = None) -> Job:
+             clocks: Optional[str] = None, straggler_whatif: bool = False,
+             parallelism: Union[None, str, Mapping[str, int]] = None) -> Job:
     """Every rank under the folder(s), `jobs` ranks at once, as `syncscope --batch --job DIR`;
-    clocks: "align" (default), "auto" or "trust" (--clocks)."""
+    clocks: "align" (default), "auto" or "trust" (--clocks); straggler_whatif=True runs the
+    straggler what-if (--straggler-whatif; j.straggler_whatif() and the j.straggler_* frames),
+    parallelism="dp=4,pp=2" (or {"dp": 4, "pp": 2}) places the ranks for it (--parallelism)."""
     paths = [path] if isinstance(path, (str, os.PathLike)) else list(path)
     args = ["--batch"]
     for p in paths:
@@ -301,6 +360,12 @@ def load_job(path: Union[PathLike, Sequence[PathLike]], jobs: Optional[int] = No
         args += ["--what-if", rule]
     if clocks is not None:
         args += ["--clocks", clocks]
+    if straggler_whatif:
+        args.append("--straggler-whatif")
+    if parallelism is not None:
+        if isinstance(parallelism, Mapping):
+            parallelism = ",".join(f"{k}={v}" for k, v in parallelism.items())
+        args += ["--parallelism", str(parallelism)]
     return Job(_c.Job.load(args, _progress(progress)))
 
 
