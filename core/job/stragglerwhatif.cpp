@@ -5,6 +5,7 @@
 // a collective ends its transfer after the last participant arrived).
 #include "stragglerwhatif.h"
 
+#include "busbw.h"
 #include "jobanalysis.h"
 #include "parallel.h"
 
@@ -53,9 +54,16 @@ std::string bytesText(int64_t b)
     return buf;
 }
 
+// A communication op's type: its collective and message size. The two sides of a
+// send/recv are one type (the study's pp-comm), whatever each side is called.
 std::string commType(const RankCollective &c)
 {
-    return c.messageBytes >= 0 ? c.collectiveName + " " + bytesText(c.messageBytes) : c.collectiveName;
+    const auto type = static_cast<CollectiveType>(c.busType);
+    const std::string &n = c.collectiveName;
+    const bool p2p = type == CollectiveType::SendRecv || type == CollectiveType::Send || type == CollectiveType::Recv ||
+                     n == "send" || n == "recv" || n == "sendrecv" || c.srcRank >= 0 || c.dstRank >= 0;
+    const std::string name = p2p ? "send/recv" : c.collectiveName;
+    return c.messageBytes >= 0 ? name + " " + bytesText(c.messageBytes) : name;
 }
 
 void csr(size_t n, const std::vector<std::pair<uint32_t, uint32_t>> &pairs, bool byFirst, std::vector<uint32_t> &start,
