@@ -69,7 +69,8 @@ nlohmann::json stragglerWhatIfJson(const StragglerWhatIf &w)
                 {"layout", {{"source", l.source}, {"dp", l.dpSize}, {"pp", l.ppSize}, {"tp", l.tpSize}}},
                 {"ops", w.ops},
                 {"comm_ops", w.commOps},
-                {"simulations", w.simulations}});
+                {"simulations", w.simulations},
+                {"seconds", std::round(w.seconds * 1e4) / 1e4}});
     return out;
 }
 
