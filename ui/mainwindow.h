@@ -167,6 +167,7 @@ private:
     QDockWidget *m_detailsDock = nullptr, *m_cpDock = nullptr, *m_searchDock = nullptr, *m_diagDock = nullptr;
     QDockWidget *m_whatIfDock = nullptr, *m_syncDock = nullptr, *m_areaDock = nullptr;
     QDockWidget *m_ranksDock = nullptr, *m_collectivesDock = nullptr, *m_jobSearchDock = nullptr;
+    QDockWidget *m_stragglersDock = nullptr; // the job's straggler what-if, a tab beside What-if
     QDockWidget *m_overviewDock = nullptr;
     QAction *m_reloadAction = nullptr;
     QAction *m_htaExactAction = nullptr;

@@ -14,6 +14,7 @@
 #include "panels/jobsearchpanel.h"
 #include "panels/ranktablepanel.h"
 #include "panels/searchpanel.h"
+#include "panels/stragglerpanel.h"
 #include "panels/syncwaitspanel.h"
 #include "panels/whatifpanel.h"
 
@@ -50,10 +51,18 @@ void MainWindow::createDocks()
     m_jobSearchDock = dock(tr("Search all ranks"), QStringLiteral("jobsearch"), m_job->search(), Qt::BottomDockWidgetArea);
     // Above the timeline: every rank in one pixel row (or a waits heatmap), 8 to 1,024 ranks.
     m_overviewDock = dock(tr("Job overview"), QStringLiteral("joboverview"), m_job->overview(), Qt::TopDockWidgetArea);
+    m_stragglersDock = dock(tr("Stragglers"), QStringLiteral("stragglers"), m_job->stragglerPanel(),
+                            Qt::RightDockWidgetArea);
     tabifyDockWidget(m_cpDock, m_whatIfDock);
+    tabifyDockWidget(m_whatIfDock, m_stragglersDock);
+    // Its tab raised: the straggler what-if of the job is computed (once per job).
+    connect(m_stragglersDock, &QDockWidget::visibilityChanged, m_job->stragglerPanel(), [this](bool visible) {
+        if (visible)
+            m_job->stragglerPanel()->autoCompute();
+    });
     for (QDockWidget *d : {m_syncDock, m_areaDock, breakdown, m_diagDock, m_ranksDock, m_collectivesDock, m_jobSearchDock})
         tabifyDockWidget(m_searchDock, d);
-    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock, m_overviewDock})
+    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock, m_overviewDock, m_stragglersDock})
         d->hide(); // shown while a job is open
     m_cpDock->raise();
     m_searchDock->raise();
@@ -90,12 +99,13 @@ void MainWindow::resetLayout()
         {dock(QStringLiteral("breakdown")), Qt::BottomDockWidgetArea},
         {m_diagDock, Qt::BottomDockWidgetArea},   {m_ranksDock, Qt::BottomDockWidgetArea},
         {m_collectivesDock, Qt::BottomDockWidgetArea}, {m_jobSearchDock, Qt::BottomDockWidgetArea},
-        {m_overviewDock, Qt::TopDockWidgetArea}};
+        {m_overviewDock, Qt::TopDockWidgetArea},  {m_stragglersDock, Qt::RightDockWidgetArea}};
     for (const auto &[d, area] : homes) {
         addDockWidget(area, d);
         d->show();
     }
     tabifyDockWidget(m_cpDock, m_whatIfDock);
+    tabifyDockWidget(m_whatIfDock, m_stragglersDock);
     for (QDockWidget *d : {m_syncDock, m_areaDock, dock(QStringLiteral("breakdown")), m_diagDock, m_ranksDock,
                            m_collectivesDock, m_jobSearchDock})
         tabifyDockWidget(m_searchDock, d);
@@ -130,8 +140,14 @@ void MainWindow::updateJobWidgets()
         m_exportJobAction->setEnabled(loaded);
     updateExportActions();
     const bool first = m_ranksDock->isHidden();
-    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock, m_overviewDock})
+    // Stragglers appearing takes its tab group's front: What-if or the critical path stays there.
+    // (A dock behind a tab is "visible", moved off the window: its visible region is empty.)
+    QDockWidget *front = m_whatIfDock->isVisible() && !m_whatIfDock->visibleRegion().isEmpty() ? m_whatIfDock : m_cpDock;
+    const bool stragglersAppear = loaded && m_stragglersDock->isHidden();
+    for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock, m_overviewDock, m_stragglersDock})
         d->setVisible(loaded);
+    if (stragglersAppear && !m_stragglersDock->isFloating())
+        front->raise();
     if (loaded && first) {
         m_ranksDock->raise();
         // A job's ranks need the height; the bottom docks shrink, the overview takes a strip.

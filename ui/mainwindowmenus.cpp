@@ -262,7 +262,7 @@ void MainWindow::createViewMenu()
     QMenu *docks = view->addMenu(tr("&Docks"));
     for (QDockWidget *d : {m_detailsDock, m_cpDock, m_whatIfDock, m_searchDock, m_syncDock, m_areaDock,
                            dock(QStringLiteral("breakdown")), m_diagDock, m_overviewDock, m_ranksDock, m_collectivesDock,
-                           m_jobSearchDock})
+                           m_jobSearchDock, m_stragglersDock})
         docks->addAction(d->toggleViewAction());
 }
 

@@ -12,6 +12,7 @@
 #include "panels/jobsearchpanel.h"
 #include "panels/ranktablepanel.h"
 #include "panels/searchpanel.h"
+#include "panels/stragglerpanel.h"
 #include "panels/syncwaitspanel.h"
 #include "panels/whatifpanel.h"
 #include "timeline/timeformat.h"
@@ -30,6 +31,7 @@ JobDocument::JobDocument(const Workspace &workspace, QWidget *panelParent, QObje
     , m_collectives(new CollectivesPanel(panelParent))
     , m_search(new JobSearchPanel(panelParent))
     , m_overview(new JobOverview(panelParent))
+    , m_stragglers(new StragglerPanel(panelParent))
     , m_exporter(new JobExporter(this))
 {
     connect(m_loader, &JobLoader::progress, this, &JobDocument::progress);

@@ -19,6 +19,7 @@ class JobExporter;
 class JobOverview;
 class JobSearchPanel;
 class RankTablePanel;
+class StragglerPanel;
 
 class JobDocument : public Document
 {
@@ -54,6 +55,7 @@ public:
     CollectivesPanel *collectivesPanel() const { return m_collectives; }
     JobSearchPanel *search() const { return m_search; }
     JobOverview *overview() const { return m_overview; }
+    StragglerPanel *stragglerPanel() const { return m_stragglers; }
 
     // Expands the rank and scrolls its lanes into view.
     void showRank(qint64 rank);
@@ -113,6 +115,7 @@ private:
     CollectivesPanel *m_collectives;
     JobSearchPanel *m_search;
     JobOverview *m_overview;
+    StragglerPanel *m_stragglers;
     JobExporter *m_exporter;
 };
 

@@ -12,6 +12,7 @@
 #include "panels/detailspanel.h"
 #include "panels/jobsearchpanel.h"
 #include "panels/ranktablepanel.h"
+#include "panels/stragglerpanel.h"
 #include "panels/whatifpanel.h"
 #include "timeline/timelineview.h"
 
@@ -25,6 +26,8 @@ namespace syncscope::ui {
 void JobDocument::connectPanels()
 {
     connect(m_rankTable, &RankTablePanel::rankActivated, this, &JobDocument::showRank);
+    // A dp rank or stage of the straggler what-if: its (first) rank's lanes.
+    connect(m_stragglers, &StragglerPanel::rankActivated, this, &JobDocument::showRank);
     connect(m_collectives, &CollectivesPanel::collectiveActivated, this, &JobDocument::selectCollective);
     // A root cause of the selected collective: that op on the late rank.
     connect(m_collectives, &CollectivesPanel::rootCauseActivated, this,
@@ -53,6 +56,7 @@ void JobDocument::updatePanels()
 {
     const auto job = m_job;
     m_ws.whatIf->setJob(job); // the job's what-if: rules over every rank, the job critical path again
+    m_stragglers->setJob(job); // the straggler what-if (computed on demand)
     if (!job) {
         m_rankTable->clear();
         m_collectives->clear();

@@ -46,6 +46,7 @@ JobRankData buildJobRank(const JobRank &rank, const AnalysisRequest &request)
         if (run.analysis->inputsOk) {
             d.summary = extractRankSummary(*run.analysis, run.exitCode);
             addRankBreakdown(*run.analysis, d.summary); // the Ranks dock's overlap / exposed comm
+            addRankGpuTimeline(*run.analysis, d.summary); // the Stragglers dock (JobRunOptions::gpuTimelines)
             d.analysis = std::move(run.analysis);
         } else {
             d.summary.diagnostics = run.analysis->diagnostics;

@@ -303,6 +303,7 @@ void JobLoader::start(std::vector<std::string> inputs, AnalysisRequest request, 
                 if (a.inputsOk) {
                     summary = extractRankSummary(a, run.exitCode);
                     addRankBreakdown(a, summary); // the Ranks dock's overlap / exposed comm
+                    addRankGpuTimeline(a, summary); // the Stragglers dock (JobRunOptions::gpuTimelines)
                     if (model) {
                         // Stage 2 on a copy: the stage-1 model may be in a partial timeline on the
                         // GUI thread (details, names) or in another worker's snapshot right now.
