@@ -167,10 +167,17 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
     job.ranks[reference].clock = "reference";
     if (options.clocks != ClockMode::Trust) {
         ClockFit fit = alignClocks(ranks, instances, reference, job.diagnostics);
+        const std::vector<double> ownFit = fit.offsetNs;
+        const size_t hosts = alignHosts(ranks, use, reference, fit);
+        if (hosts > 0)
+            job.diagnostics.info("job.clocks_by_host",
+                                 "ranks of one host share its clock: " + std::to_string(hosts) +
+                                     " host(s) of several ranks were aligned as a whole (docs/job_analysis.md, \"Clocks\")");
         size_t kept = 0;
         for (size_t i = 0; i < ranks.size(); ++i) {
             RankJobStats &r = job.ranks[i];
-            r.fittedOffsetUs = fit.offsetNs[i] / 1000.0;
+            r.host = ranks[i].host;
+            r.fittedOffsetUs = ownFit[i] / 1000.0;
             r.clockSpreadUs = fit.spreadNs[i] / 1000.0;
             r.offsetSamples = fit.samples[i];
             if (i == reference)
@@ -181,15 +188,17 @@ JobAnalysis analyzeJob(const std::vector<RankSummary> &ranks, const JobOptions &
             }
             // Auto: an offset within the noise of its own estimates is no skew (ranks of one
             // host share a clock; shifting them by noise moves every wait).
+            const double offsetUs = fit.offsetNs[i] / 1000.0; // its host's, when it shares one
+            const bool referenceHost = !r.host.empty() && r.host == ranks[reference].host;
             const double noiseUs = std::max(kAutoClockFloorUs, kAutoClockSpreads * r.clockSpreadUs);
-            if (options.clocks == ClockMode::Auto && std::abs(r.fittedOffsetUs) <= noiseUs &&
-                std::abs(r.fittedOffsetUs) <= kAutoClockMaxKeptUs) {
+            if (referenceHost || (options.clocks == ClockMode::Auto && std::abs(offsetUs) <= noiseUs &&
+                                  std::abs(offsetUs) <= kAutoClockMaxKeptUs)) {
                 fit.offsetNs[i] = 0;
-                ++kept;
+                kept += referenceHost ? 0 : 1;
                 continue;
             }
             r.clock = "aligned";
-            r.clockOffsetUs = r.fittedOffsetUs;
+            r.clockOffsetUs = offsetUs;
         }
         if (kept > 0)
             job.diagnostics.info("job.clocks_kept",

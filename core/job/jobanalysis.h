@@ -109,9 +109,11 @@ struct RankJobStats {
     double clockOffsetUs = 0;       // ADDED to this rank's timestamps to reach the reference clock
     double clockSpreadUs = 0;       // robust spread (e.g. MAD) of the per-collective offset estimates
     int64_t offsetSamples = 0;
-    // "reference", "aligned" (shifted), "trusted" (own clock kept: --clocks trust, or auto
-    // where the ends agree within noise) or "unaligned" (no collective path to the reference).
+    // "reference", "aligned" (shifted), "trusted" (own clock kept: --clocks trust, auto where
+    // the ends agree within noise, or the reference's host) or "unaligned" (no collective
+    // path to the reference). Ranks of one host move together (their host's offset).
     std::string clock = "trusted";
+    std::string host;               // RankSummary::host ("" unknown): its host's offset when it shares one
     double fittedOffsetUs = 0;      // the offset the fit found (auto: also where it was not applied)
     double collectiveWaitUs = 0;    // waits suffered
     double collectiveWaitCausedUs = 0;

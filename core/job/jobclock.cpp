@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace syncscope::job {
@@ -101,6 +102,44 @@ ClockFit alignClocks(const std::vector<RankSummary> &ranks, const std::vector<In
                      std::to_string(wide) + " ranks have clock-offset estimates spread by more than 100 us (MAD); "
                                             "collective ends disagree, so their waits are uncertain");
     return fit;
+}
+
+} // namespace syncscope::job
+
+namespace syncscope::job {
+
+size_t alignHosts(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use, uint32_t reference,
+                  ClockFit &fit)
+{
+    std::map<std::string, std::vector<size_t>> byHost;
+    for (size_t i = 0; i < ranks.size(); ++i)
+        if (use[i] && !ranks[i].host.empty())
+            byHost[ranks[i].host].push_back(i);
+    size_t groups = 0;
+    for (const auto &[host, members] : byHost) {
+        if (members.size() < 2)
+            continue;
+        const bool referenceHost = std::find(members.begin(), members.end(), reference) != members.end();
+        std::vector<double> fits;
+        for (size_t m : members)
+            if (fit.aligned[m])
+                fits.push_back(fit.offsetNs[m]);
+        if (!referenceHost && fits.empty())
+            continue; // no member reached the reference: the host stays unaligned
+        ++groups;
+        const double offset = referenceHost ? 0.0 : median(fits);
+        // The host's spread: how far its members' own fits lie from its offset (robust).
+        std::vector<double> deviation;
+        for (double f : fits)
+            deviation.push_back(std::abs(f - offset));
+        const double spread = median(deviation);
+        for (size_t m : members) { // samples stay each rank's own
+            fit.offsetNs[m] = offset;
+            fit.spreadNs[m] = spread;
+            fit.aligned[m] = 1;
+        }
+    }
+    return groups;
 }
 
 } // namespace syncscope::job

@@ -41,6 +41,12 @@ struct ClockFit {
     std::vector<uint8_t> aligned;
 };
 
+// Ranks of one host (RankSummary::host) share a clock: each member gets its host's
+// offset (the median of its aligned members' fits; the reference's host: 0) and their
+// spread around it. Returns the hosts of two ranks or more.
+size_t alignHosts(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use, uint32_t reference,
+                  ClockFit &fit);
+
 // Offsets from matched collective ends, propagated from the reference over the
 // participation graph (a rank sharing no collective with the reference is
 // aligned through ranks already aligned). O(total participations).

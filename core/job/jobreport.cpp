@@ -53,6 +53,7 @@ nlohmann::json rankJobJson(const RankJobStats &s)
 {
     return {{"clock_offset_us", ns(s.clockOffsetUs)},
             {"clock", s.clock},
+            {"host", s.host.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.host)},
             {"clock_offset_fitted_us", ns(s.fittedOffsetUs)},
             {"clock_offset_spread_us", ns(s.clockSpreadUs)},
             {"clock_offset_samples", s.offsetSamples},

@@ -403,6 +403,7 @@ RankSummary extractRankSummary(const Analysis &analysis, int exitCode)
     s.steps = profilerSteps(trace);
     s.collectives = collectives(trace, s.steps, s.rank);
     sizeRankCollectives(analysis, s);
+    s.host = rankHost(trace, s.rank, analysis.devicePid);
     if (analysis.criticalPath)
         s.criticalPath = compactGraph(trace, *analysis.criticalPath, s.collectives,
                                       windowStep(s.steps, *analysis.criticalPath));

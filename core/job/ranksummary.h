@@ -18,6 +18,7 @@
 namespace syncscope {
 
 struct Analysis;
+struct KinetoTrace;
 
 // Longer "Process Group Ranks" texts are not kept (every rank would carry the
 // whole world's list on every collective: quadratic in the job size).
@@ -190,6 +191,9 @@ struct RankSummary {
     std::optional<RankBreakdown> breakdown; // addRankBreakdown (core/job/rankbreakdown.h)
     std::vector<RankProcessGroup> processGroups; // the groups of distributedInfo.pg_config holding this rank
     RankGpuTimeline gpu;        // addRankGpuTimeline (only for the straggler what-if)
+    // The machine the rank ran on, when the trace says (rankHost): ranks of one host share
+    // a clock, so the job aligns hosts, not ranks (docs/job_analysis.md, "Clocks"). "" unknown.
+    std::string host;
 };
 
 // The ends of a point-to-point kernel on rank `self` (docs/job_analysis.md, "Matching"):
@@ -206,6 +210,14 @@ int32_t stepOf(const std::vector<RankStep> &steps, int64_t ns);
 // The whole trace's GPU ops, their steps and cross-stream dependencies into s.gpu
 // (core/job/rankgputimeline.cpp). O(ops log ops + sync edges x streams).
 void addRankGpuTimeline(const Analysis &analysis, RankSummary &s);
+
+// The host of a rank's trace, "" when unknown: the host of torch.profiler's default file
+// name in Kineto's "traceName" ("<host>_<pid>.<ms>.pt.trace.json", tensorboard_trace_handler,
+// with <pid> the trace's process), else, when the process saw several GPUs and ran on GPU d,
+// "node@<rank - d>" (torchrun's layout: local rank = GPU index).
+std::string rankHost(const KinetoTrace &trace, int64_t rank, int64_t pid);
+// The <host> of "<dir>/<host>_<pid>.<digits>.pt.trace.json[.gz]", "" when the name is not so.
+std::string hostFromTraceName(std::string_view traceName, int64_t pid);
 
 // Extracts the summary of one rank from a finished per-rank analysis.
 RankSummary extractRankSummary(const Analysis &analysis, int exitCode);

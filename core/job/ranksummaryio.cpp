@@ -26,7 +26,7 @@ using namespace summarybytes;
 constexpr char kMagic[4] = {'S', 'S', 'R', 'S'};
 // 3: RankCollective::busType and messageBytes, RankSummary::breakdown.
 // 4: RankCollective::srcRank and dstRank (after peer).
-// 5: RankSummary::processGroups and gpu (after breakdown).
+// 5: RankSummary::processGroups, gpu and host (after breakdown).
 constexpr uint32_t kVersion = 5; // bump on any layout change
 
 using Pairs = std::vector<std::pair<std::string, double>>;
@@ -202,6 +202,7 @@ std::string serializeRankSummary(const RankSummary &s)
         w.num(d.from);
         w.num(d.to);
     }
+    w.str(s.host);
     return std::move(w.out);
 }
 
@@ -374,6 +375,7 @@ bool deserializeRankSummary(std::string_view bytes, RankSummary &out, std::strin
             if (d.from >= gpu.ops.size() || d.to >= gpu.ops.size())
                 throw Corrupt("a GPU op dependency names an op out of range");
         }
+        s.host = r.str();
         if (!r.atEnd())
             throw Corrupt(std::to_string(bytes.size() - r.position()) + " bytes left over after the summary");
         out = std::move(s);

@@ -20,6 +20,8 @@ private slots:
     void endsAgree();
     void shiftedRanksRecovered();
     void clockModes();
+    void hostsMoveAsOne();
+    void hostFromFileName();
     void referenceRankOption();
     void criticalPath();
     void latenessIsStartSkewAtTheWindowEdge();
@@ -87,14 +89,18 @@ void TestJobReal::endsAgree()
 
 void TestJobReal::shiftedRanksRecovered()
 {
-    // Rank r's clock reads delta_r later (hosts hours and milliseconds apart).
+    // Rank r's clock reads delta_r later (hosts hours and milliseconds apart): as if
+    // each rank ran on a host of its own, whose name the traces do not give.
     const int64_t deltaNs[8] = {0, 3'600'000'000'123, -2'500'000'000, 7'000'456, -1'234'567'891, 42'000, -17, 5'000'000'000'000};
-    std::vector<RankSummary> shifted = m_ranks;
+    std::vector<RankSummary> hostless = m_ranks;
+    for (RankSummary &s : hostless)
+        s.host.clear();
+    std::vector<RankSummary> shifted = hostless;
     for (int r = 0; r < 8; ++r)
         jobtest::shiftClock(shifted[r], deltaNs[r]);
     JobOptions align;
     align.clocks = ClockMode::Align;
-    const JobAnalysis base = analyzeJob(m_ranks, align);
+    const JobAnalysis base = analyzeJob(hostless, align);
     const JobAnalysis job = analyzeJob(shifted, align);
     QCOMPARE(job.collectives.size(), base.collectives.size());
     for (int r = 0; r < 8; ++r) {
@@ -130,16 +136,27 @@ void TestJobReal::shiftedRanksRecovered()
     QVERIFY(unaligned.collectives.front().spreadUs > 1e6 || unaligned.collectives.size() != job.collectives.size());
 }
 
-// PARAM's DLRM job ran on one host: its ranks share a clock. auto keeps every rank's
-// clock (the fit finds offsets of a few µs: noise), align shifts by them, trust fits nothing.
+// PARAM's DLRM job ran on one host: its ranks share a clock. The traces say so (8 GPUs
+// seen, rank r on GPU r: "node@0"), so align keeps every clock too (the fit's offsets of a
+// few µs are noise, reported as fitted_offset_us). Without the host: auto keeps every
+// rank's clock, align shifts by the noise, trust fits nothing.
 void TestJobReal::clockModes()
 {
+    for (const RankJobStats &s : m_job.ranks) {
+        QCOMPARE(QString::fromStdString(s.host), QString("node@0"));
+        QCOMPARE(s.clockOffsetUs, 0.0);
+        QCOMPARE(QString::fromStdString(s.clock), QString(s.rank == 0 ? "reference" : "trusted"));
+    }
+    QVERIFY(m_job.diagnostics.find("job.clocks_by_host"));
+    std::vector<RankSummary> hostless = m_ranks;
+    for (RankSummary &s : hostless)
+        s.host.clear();
     JobOptions autoClocks, trust;
     autoClocks.clocks = ClockMode::Auto;
     trust.clocks = ClockMode::Trust;
-    const JobAnalysis au = analyzeJob(m_ranks, autoClocks), t = analyzeJob(m_ranks, trust);
-    const JobAnalysis &a = m_job; // align: the default
-    QCOMPARE(m_job.clockMode, ClockMode::Align);
+    const JobAnalysis au = analyzeJob(hostless, autoClocks), t = analyzeJob(hostless, trust);
+    const JobAnalysis a = analyzeJob(hostless, {}); // align: the default
+    QCOMPARE(a.clockMode, ClockMode::Align);
     bool anyShift = false;
     for (size_t i = 0; i < m_ranks.size(); ++i) {
         const bool ref = au.ranks[i].rank == au.clockReferenceRank;
@@ -156,6 +173,49 @@ void TestJobReal::clockModes()
     QVERIFY(parseClockMode("trust", trust.clocks) && !parseClockMode("Trust", trust.clocks) &&
             !parseClockMode("", trust.clocks));
     QCOMPARE(QString(clockModeName(ClockMode::Align)), QString("align"));
+}
+
+// Two hosts of four ranks: host b's clock reads 5 s later, and rank 5's collective ends
+// come 40 µs late on top (its own fit is off by that). The host moves as one, by the
+// median of its ranks' fits: rank 5 is not shifted on its own.
+void TestJobReal::hostsMoveAsOne()
+{
+    std::vector<RankSummary> ranks = m_ranks;
+    for (int r = 0; r < 8; ++r) {
+        ranks[r].host = r < 4 ? "a" : "b";
+        if (r >= 4)
+            jobtest::shiftClock(ranks[r], 5'000'000'000);
+    }
+    for (RankCollective &c : ranks[5].collectives)
+        c.endNs += 40'000;
+    const JobAnalysis job = analyzeJob(ranks, {});
+    const double hostB = jobtest::stats(job, 4).clockOffsetUs;
+    QVERIFY2(std::abs(hostB + 5e6) < 10, qPrintable(QString::number(hostB)));
+    for (int r = 0; r < 8; ++r) {
+        const RankJobStats &s = jobtest::stats(job, r);
+        QCOMPARE(QString::fromStdString(s.host), QString(r < 4 ? "a" : "b"));
+        QCOMPARE(s.clockOffsetUs, r < 4 ? 0.0 : hostB);
+        if (r > 0)
+            QCOMPARE(QString::fromStdString(s.clock), QString(r < 4 ? "trusted" : "aligned"));
+    }
+    QVERIFY(std::abs(jobtest::stats(job, 5).fittedOffsetUs - hostB + 40) < 10); // its own fit
+    QVERIFY(job.diagnostics.find("job.clocks_by_host"));
+    // The waits are those of the unshifted job: the 40 µs went nowhere.
+    const JobAnalysis base = analyzeJob(m_ranks, {});
+    for (size_t k = 0; k < job.collectives.size(); ++k)
+        for (const auto &[r, w] : job.collectives[k].waitUs)
+            QVERIFY(std::abs(w - base.collectives[k].waitUs.at(r)) < 10);
+}
+
+void TestJobReal::hostFromFileName()
+{
+    QCOMPARE(hostFromTraceName("./log/gpu-node-3_41234.1699999999123.pt.trace.json", 41234), std::string("gpu-node-3"));
+    QCOMPARE(hostFromTraceName("/x/a_b_7.1.pt.trace.json.gz", 7), std::string("a_b"));
+    QCOMPARE(hostFromTraceName("/x/a_b_7.1.pt.trace.json.gz", -1), std::string("a_b"));
+    QCOMPARE(hostFromTraceName("./kineto/worker0_step_12.1694128201545.pt.trace.json", 991), std::string());
+    QCOMPARE(hostFromTraceName("host_12.pt.trace.json", 12), std::string()); // no <ms> part
+    QCOMPARE(hostFromTraceName("/tmp/libkineto_activities_1102.json", 1102), std::string());
+    QCOMPARE(hostFromTraceName("_12.5.pt.trace.json", 12), std::string());
 }
 
 void TestJobReal::referenceRankOption()
