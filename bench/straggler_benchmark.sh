@@ -42,7 +42,9 @@ done
 /usr/bin/python3 - "$WORK" <<'PY'
 import json, sys
 work = sys.argv[1]
-w = json.load(open(f"{work}/straggler-whatif.json"))["straggler_whatif"]
+report = json.load(open(f"{work}/straggler-whatif.json"))
+w = report["straggler_whatif"]
+w["seconds"] = report["timing"]["straggler_whatif_s"]
 t = json.load(open(f"{work}/truth.json"))
 if not w.get("ok"):
     print("straggler what-if failed:", w.get("error")); sys.exit(0)

@@ -323,6 +323,8 @@ std::string buildJobReportJson(const JobReportInput &in)
     r["timing"] = {{"discovery_s", t.discoverySeconds}, {"ranks_s", t.ranksSeconds},
                    {"cross_rank_s", t.analysisSeconds}, {"total_s", t.totalSeconds},
                    {"workers", t.workers},          {"processes", t.processes}};
+    if (in.analysis && in.analysis->straggler) // its own share of cross_rank_s
+        r["timing"]["straggler_whatif_s"] = in.analysis->straggler->seconds;
     // File names need not be UTF-8 (nor the messages naming them): invalid bytes
     // become U+FFFD instead of failing the whole report.
     return r.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";

@@ -34,6 +34,7 @@ nlohmann::json stragglerWhatIfJson(const StragglerWhatIf &w)
         steps[std::to_string(s.number)] = ratio(s.slowdown);
         stepTimes.push_back({{"step", s.number},
                              {"measured_us", us(s.measuredUs)},
+                             {"no_delay_us", us(s.noDelayUs)},
                              {"ideal_us", us(s.idealUs)},
                              {"slowdown", ratio(s.slowdown)}});
     }
@@ -46,7 +47,9 @@ nlohmann::json stragglerWhatIfJson(const StragglerWhatIf &w)
                             {"ideal_us", us(t.idealUs)},
                             {"slowdown", ratio(t.slowdown)}});
     }
-    nlohmann::json dp = nlohmann::json::object(), stages = nlohmann::json::object();
+    nlohmann::json dp = nlohmann::json::object(), stages = nlohmann::json::object(), launch = nlohmann::json::object();
+    for (const auto &[rank, s] : w.launchByDpRank)
+        launch[std::to_string(rank)] = ratio(s);
     for (const auto &[rank, s] : w.byDpRank)
         dp[std::to_string(rank)] = ratio(s);
     for (const auto &[stage, s] : w.byStage)
@@ -62,15 +65,16 @@ nlohmann::json stragglerWhatIfJson(const StragglerWhatIf &w)
                 {"worst_ranks", w.worstRanks},
                 {"ideal_step_us", us(w.idealStepUs)},
                 {"measured_step_us", us(w.measuredStepUs)},
+                {"no_delay_step_us", us(w.noDelayStepUs)},
                 {"launch_slowdown", ratio(w.launchSlowdown)},
+                {"launch_by_dp_rank", launch},
                 {"replay_error_pct", ratio(w.replayErrorPct)},
                 {"steps", stepTimes},
                 {"op_types", typeRows},
                 {"layout", {{"source", l.source}, {"dp", l.dpSize}, {"pp", l.ppSize}, {"tp", l.tpSize}}},
                 {"ops", w.ops},
                 {"comm_ops", w.commOps},
-                {"simulations", w.simulations},
-                {"seconds", std::round(w.seconds * 1e4) / 1e4}});
+                {"simulations", w.simulations}});
     return out;
 }
 
@@ -86,7 +90,8 @@ std::string stragglerWhatIfText(const StragglerWhatIf &w)
         return std::string(buf);
     };
     std::string s = "Straggler what-if: S = " + f(w.slowdown, 3) + " (mean step " + f(w.measuredStepUs / 1e3, 3) +
-                    " ms measured, " + f(w.idealStepUs / 1e3, 3) + " ms ideal, " + std::to_string(w.steps.size()) +
+                    " ms measured, " + f(w.noDelayStepUs / 1e3, 3) + " ms without launch delays (x" +
+                    f(w.launchSlowdown, 3) + "), " + f(w.idealStepUs / 1e3, 3) + " ms ideal, " + std::to_string(w.steps.size()) +
                     " step(s); layout " + w.layout.source + ": dp " + std::to_string(w.layout.dpSize) + ", pp " +
                     std::to_string(w.layout.ppSize) + ", tp " + std::to_string(w.layout.tpSize) + ")\n";
     auto top = [&](const char *label, const auto &rows, auto key) {
@@ -102,6 +107,9 @@ std::string stragglerWhatIfText(const StragglerWhatIf &w)
                  [&](const std::pair<int64_t, double> &r) { return std::to_string(r.first) + " " + f(r.second, 3); });
     if (!w.byStage.empty())
         s += top("S (stage)", w.byStage,
+                 [&](const std::pair<int64_t, double> &r) { return std::to_string(r.first) + " " + f(r.second, 3); });
+    if (w.launchSlowdown > 1.01 && !w.launchByDpRank.empty())
+        s += top("launch delays (dp rank)", w.launchByDpRank,
                  [&](const std::pair<int64_t, double> &r) { return std::to_string(r.first) + " " + f(r.second, 3); });
     std::vector<std::string> parts;
     if (w.mW) {

@@ -208,9 +208,10 @@ bool buildModel(const std::vector<RankSummary> &ranks, const std::vector<uint8_t
     return true;
 }
 
-// One simulation: measured[v] picks the measured value (else the ideal); per step, its time (ns).
-// Empty when the dependencies and collectives form a cycle.
-std::vector<double> simulate(const Model &m, const std::vector<uint8_t> &measured, bool delays)
+// One simulation: measured[v] picks the measured value (else the ideal), delayed[v] keeps the
+// op's launch delay (null: none kept); per step, its time (ns). Empty when the
+// dependencies and collectives form a cycle.
+std::vector<double> simulate(const Model &m, const std::vector<uint8_t> &measured, const std::vector<uint8_t> *delayed)
 {
     const size_t n = m.size();
     std::vector<uint32_t> indegree(n), queue;
@@ -238,7 +239,7 @@ std::vector<double> simulate(const Model &m, const std::vector<uint8_t> &measure
     auto value = [&](uint32_t v) { return measured[v] ? m.valueM[v] : m.typeIdeal[m.type[v]]; };
     for (size_t head = 0; head < queue.size(); ++head) {
         const uint32_t v = queue[head];
-        start[v] = ready[v] + (delays ? m.delay[v] : 0.0);
+        start[v] = ready[v] + (delayed && (*delayed)[v] ? m.delay[v] : 0.0);
         const int32_t inst = m.instance[v];
         if (inst < 0) {
             end[v] = start[v] + value(v);
@@ -311,9 +312,12 @@ StragglerWhatIf stragglerWhatIf(const std::vector<RankSummary> &ranks, const std
             stages[out.layout.stage[i]] = 0;
         }
 
+    // As the study: every timeline but the replay check without launch delays (CPU-side
+    // waits the model does not see, often left by the previous step's straggler), so S is
+    // the no-delay timeline against the ideal; launch_slowdown gives the delays' share.
     struct Sim {
         std::vector<uint8_t> measured;
-        bool delays = true;
+        std::vector<uint8_t> delayed; // empty: no launch delays
         std::vector<double> steps;
     };
     const size_t n = m.size();
@@ -323,36 +327,44 @@ StragglerWhatIf stragglerWhatIf(const std::vector<RankSummary> &ranks, const std
             v[k] = pick(k) ? 1 : 0;
         return v;
     };
+    const std::vector<uint8_t> all(n, 1), none(n, 0);
+    auto ofDp = [&](int64_t w) { return [&, w](size_t v) { return out.layout.dpRank[m.summary[v]] == w; }; };
+    auto ofStage = [&](int64_t p) { return [&, p](size_t v) { return out.layout.stage[m.summary[v]] == p; }; };
     std::vector<Sim> sims;
-    sims.push_back({std::vector<uint8_t>(n, 0), true, {}}); // 0: ideal
-    sims.push_back({std::vector<uint8_t>(n, 1), true, {}}); // 1: measured, replayed
-    sims.push_back({std::vector<uint8_t>(n, 1), false, {}}); // 2: measured without launch delays
+    sims.push_back({none, {}, {}}); // 0: ideal
+    sims.push_back({all, all, {}}); // 1: measured, replayed with its launch delays (the model check)
+    sims.push_back({all, {}, {}});  // 2: measured without launch delays (the study's baseline)
     const size_t typeSims = sims.size();
     for (uint32_t t : types)
-        sims.push_back({mask([&](size_t v) { return m.type[v] == t; }), true, {}});
-    const size_t dpSims = sims.size();
+        sims.push_back({mask([&](size_t v) { return m.type[v] == t; }), {}, {}});
     for (auto &[w, slot] : dpRanks) {
         slot = int(sims.size());
-        sims.push_back({mask([&, w = w](size_t v) { return out.layout.dpRank[m.summary[v]] == w; }), true, {}});
+        sims.push_back({mask(ofDp(w)), {}, {}});
     }
-    const size_t stageSims = sims.size();
     if (stages.size() > 1)
         for (auto &[p, slot] : stages) {
             slot = int(sims.size());
-            sims.push_back({mask([&, p = p](size_t v) { return out.layout.stage[m.summary[v]] == p; }), true, {}});
+            sims.push_back({mask(ofStage(p)), {}, {}});
         }
-    parallelFor(sims.size(), defaultWorkers(),
-                [&](size_t k) { sims[k].steps = simulate(m, sims[k].measured, sims[k].delays); });
-    if (sims[0].steps.empty())
+    std::map<int64_t, int> launchDp; // measured durations, the launch delays of one dp rank kept
+    for (const auto &[w, slot] : dpRanks) {
+        launchDp[w] = int(sims.size());
+        sims.push_back({all, mask(ofDp(w)), {}});
+    }
+    parallelFor(sims.size(), defaultWorkers(), [&](size_t k) {
+        sims[k].steps = simulate(m, sims[k].measured, sims[k].delayed.empty() ? nullptr : &sims[k].delayed);
+    });
+    if (sims[0].steps.empty() || sims[2].steps.empty())
         return fail("the GPU ops' dependencies and the collectives joining them form a cycle");
-    const double ideal = mean(sims[0].steps), measured = mean(m.stepMeasured);
-    if (!(ideal > 0))
+    const double ideal = mean(sims[0].steps), base = mean(sims[2].steps), measured = mean(m.stepMeasured);
+    if (!(ideal > 0) || !(base > 0))
         return fail("the ideal steps take no time");
-    auto ratio = [&](const Sim &s) { return s.steps.empty() ? std::nan("") : mean(s.steps) / ideal; };
+    auto ratio = [&](const Sim &s, double over) { return s.steps.empty() ? std::nan("") : mean(s.steps) / over; };
     out.measuredStepUs = measured / 1000.0;
+    out.noDelayStepUs = base / 1000.0;
     out.idealStepUs = ideal / 1000.0;
-    out.slowdown = measured / ideal;
-    out.launchSlowdown = sims[2].steps.empty() ? 1 : measured / mean(sims[2].steps);
+    out.slowdown = base / ideal;
+    out.launchSlowdown = measured / base;
     out.replayErrorPct = sims[1].steps.empty() ? 100 : std::abs(mean(sims[1].steps) - measured) / measured * 100;
     if (out.replayErrorPct > 1)
         diag.warning("straggler.replay_error",
@@ -360,28 +372,32 @@ StragglerWhatIf stragglerWhatIf(const std::vector<RankSummary> &ranks, const std
                          std::to_string(out.replayErrorPct) +
                          " % off the measured one: some dependency of the GPU ops is not in the traces");
     for (size_t s = 0; s < m.stepNumber.size(); ++s)
-        out.steps.push_back({m.stepNumber[s], m.stepMeasured[s] / 1000.0, sims[0].steps[s] / 1000.0,
-                             sims[0].steps[s] > 0 ? m.stepMeasured[s] / sims[0].steps[s] : 1.0});
+        out.steps.push_back({m.stepNumber[s], m.stepMeasured[s] / 1000.0, sims[2].steps[s] / 1000.0,
+                             sims[0].steps[s] / 1000.0,
+                             sims[0].steps[s] > 0 ? sims[2].steps[s] / sims[0].steps[s] : 1.0});
     std::sort(out.steps.begin(), out.steps.end(),
               [](const StragglerStep &a, const StragglerStep &b) { return a.number < b.number; });
     for (size_t k = 0; k < types.size(); ++k) {
         const uint32_t t = types[k];
         out.byOpType.push_back({m.typeName[t], bool(m.typeComm[t]), m.typeCount[t], m.typeIdeal[t] / 1000.0,
-                                ratio(sims[typeSims + k])});
+                                ratio(sims[typeSims + k], ideal)});
     }
     std::stable_sort(out.byOpType.begin(), out.byOpType.end(),
                      [](const StragglerOpType &a, const StragglerOpType &b) { return a.slowdown > b.slowdown; });
     std::map<int64_t, double> sDp, sStage;
     for (const auto &[w, slot] : dpRanks)
-        out.byDpRank.emplace_back(w, sDp[w] = ratio(sims[size_t(slot)]));
+        out.byDpRank.emplace_back(w, sDp[w] = ratio(sims[size_t(slot)], ideal));
     if (stages.size() > 1)
         for (const auto &[p, slot] : stages)
-            out.byStage.emplace_back(p, sStage[p] = ratio(sims[size_t(slot)]));
-    auto bySlowdown = [](const auto &a, const auto &b) { return a.second > b.second || (a.second == b.second && a.first < b.first); };
+            out.byStage.emplace_back(p, sStage[p] = ratio(sims[size_t(slot)], ideal));
+    for (const auto &[w, slot] : launchDp)
+        out.launchByDpRank.emplace_back(w, ratio(sims[size_t(slot)], base));
+    auto bySlowdown = [](const auto &a, const auto &b) {
+        return a.second > b.second || (a.second == b.second && a.first < b.first);
+    };
     std::sort(out.byDpRank.begin(), out.byDpRank.end(), bySlowdown);
     std::sort(out.byStage.begin(), out.byStage.end(), bySlowdown);
-    (void)dpSims;
-    (void)stageSims;
+    std::sort(out.launchByDpRank.begin(), out.launchByDpRank.end(), bySlowdown);
 
     // Removal: the worst ranks (by min(S_w, S_stage)), then the last stage, set to ideal.
     std::vector<std::pair<int64_t, double>> scores; // (rank, score)
@@ -395,24 +411,25 @@ StragglerWhatIf stragglerWhatIf(const std::vector<RankSummary> &ranks, const std
             summaryOfRank[ranks[i].rank] = i;
         }
     std::sort(scores.begin(), scores.end(), bySlowdown);
-    const size_t worst = std::min(scores.size(), size_t(std::ceil(double(scores.size()) * options.worstFraction - 1e-9)));
+    const size_t worst =
+        std::min(scores.size(), size_t(std::ceil(double(scores.size()) * options.worstFraction - 1e-9)));
     std::vector<uint8_t> removed(ranks.size(), 0);
-    for (size_t k = 0; k < std::max<size_t>(worst, 1) && k < scores.size(); ++k) {
+    for (size_t k = 0; k < worst; ++k) {
         out.worstRanks.push_back(scores[k].first);
         removed[summaryOfRank[scores[k].first]] = 1;
     }
-    int64_t lastStage = stages.empty() ? 0 : stages.rbegin()->first;
+    const int64_t lastStage = stages.empty() ? 0 : stages.rbegin()->first;
     std::vector<Sim> removal;
-    removal.push_back({mask([&](size_t v) { return !removed[m.summary[v]]; }), true, {}});
+    removal.push_back({mask([&](size_t v) { return !removed[m.summary[v]]; }), {}, {}});
     if (stages.size() > 1)
-        removal.push_back({mask([&](size_t v) { return out.layout.stage[m.summary[v]] != lastStage; }), true, {}});
+        removal.push_back({mask([&](size_t v) { return out.layout.stage[m.summary[v]] != lastStage; }), {}, {}});
     parallelFor(removal.size(), defaultWorkers(),
-                [&](size_t k) { removal[k].steps = simulate(m, removal[k].measured, removal[k].delays); });
-    const bool slowed = measured - ideal > 1e-3 * measured;
+                [&](size_t k) { removal[k].steps = simulate(m, removal[k].measured, nullptr); });
+    const bool slowed = base - ideal > 1e-3 * base;
     auto share = [&](const Sim &s) -> std::optional<double> {
         if (!slowed || s.steps.empty())
             return std::nullopt;
-        return (measured - mean(s.steps)) / (measured - ideal);
+        return (base - mean(s.steps)) / (base - ideal);
     };
     out.mW = share(removal[0]);
     if (removal.size() > 1)

@@ -54,8 +54,9 @@ ParallelLayout jobParallelLayout(const std::vector<RankSummary> &ranks, const st
 struct StragglerStep {
     int64_t number = -1;           // N of ProfilerStep#N (-1: a trace without steps, the whole trace)
     double measuredUs = 0;         // latest GPU op end - earliest GPU op start over the ranks (aligned)
-    double idealUs = 0;            // the same in the ideal simulation
-    double slowdown = 1;           // measured / ideal
+    double noDelayUs = 0;          // the measured durations re-simulated without launch delays
+    double idealUs = 0;            // the ideal simulation (no launch delays)
+    double slowdown = 1;           // noDelay / ideal
 };
 
 struct StragglerOpType {
@@ -69,21 +70,25 @@ struct StragglerOpType {
 struct StragglerWhatIf {
     bool ok = false;
     std::string error;             // why not (no steps, no GPU ops, a dependency cycle, ...)
-    double slowdown = 1;           // S = mean measured step / mean ideal step
-    double measuredStepUs = 0;     // mean over the steps
+    // As the study: launch delays (how long after its dependencies an op started: CPU-side
+    // waits the model does not see) are left out of the timelines compared, so
+    // S = mean no-delay step / mean ideal step, and the delays' share is launchSlowdown.
+    double slowdown = 1;
+    double measuredStepUs = 0;     // mean over the steps, as measured
+    double noDelayStepUs = 0;      // the measured durations without launch delays
     double idealStepUs = 0;
-    // Launch delays (an op's start after its dependencies were done, the study's
-    // launch_delay) are kept in every simulation, so the measured timeline replays
-    // exactly; this is mean measured / mean simulated without them (the study's launch_slowdown).
-    double launchSlowdown = 1;
-    double replayErrorPct = 0;     // |replayed - measured| / measured of the mean step (a model check)
+    double launchSlowdown = 1;     // mean measured / mean no-delay step (the study's launch_slowdown)
+    // Per dp rank: the no-delay timeline with that rank's launch delays given back / no-delay
+    // (the study's launch_decompose_by_dp_rank): which ranks' CPUs held the job back. Descending.
+    std::vector<std::pair<int64_t, double>> launchByDpRank;
+    double replayErrorPct = 0;     // |replayed with delays - measured| / measured of the mean step (a model check)
     std::vector<StragglerStep> steps;       // in step order
     std::vector<StragglerOpType> byOpType;  // S_t, descending
     std::vector<std::pair<int64_t, double>> byDpRank; // S_w, descending
     std::vector<std::pair<int64_t, double>> byStage;  // S per stage, descending (only with >1 stage)
-    // Removal: (measured - t_removed) / (measured - ideal), null when the job is not slowed
-    // (S within 0.1 %). M_W: the worst 3 % of ranks (by min(S_w, S_stage)) set to ideal;
-    // M_S: the last stage set to ideal (only with >1 stage).
+    // Removal: (no-delay - t_removed) / (no-delay - ideal), t_removed the no-delay timeline
+    // with some ranks set to ideal; null when the job is not slowed (S within 0.1 %). M_W: the
+    // worst 3 % of ranks (by min(S_w, S_stage)); M_S: the last stage (only with >1 stage).
     std::optional<double> mW, mS;
     std::vector<int64_t> worstRanks;        // the ranks M_W set to ideal
     ParallelLayout layout;
@@ -100,7 +105,7 @@ struct StragglerOptions {
 
 // The straggler what-if over the ranks' GPU timelines (RankSummary::gpu, filled when the
 // job run asked for it). `offsetNs` per summary puts the ranks on one clock. Never throws;
-// problems are diagnostics and `error`. Linear in the ops per simulation; 1 + T + W + P + 2
+// problems are diagnostics and `error`. Linear in the ops per simulation; 3 + T + 2W + P + 2
 // simulations (T op types, W dp ranks, P stages), spread over the cores.
 StragglerWhatIf stragglerWhatIf(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
                                 const std::vector<MatchedCollective> &collectives, const std::vector<double> &offsetNs,

@@ -303,9 +303,10 @@ class Job:
         return w
 
     def straggler_steps(self) -> pd.DataFrame:
-        """One row per ProfilerStep: step (N), measured_us, ideal_us, slowdown."""
+        """One row per ProfilerStep: step (N), measured_us, no_delay_us, ideal_us, slowdown (no_delay / ideal)."""
         rows = self._straggler_ok()["steps"]
-        return _float_frame(rows, ["step", "measured_us", "ideal_us", "slowdown"], ["measured_us", "ideal_us", "slowdown"])
+        return _float_frame(rows, ["step", "measured_us", "no_delay_us", "ideal_us", "slowdown"],
+                            ["measured_us", "no_delay_us", "ideal_us", "slowdown"])
 
     def straggler_by_op_type(self) -> pd.DataFrame:
         """S_t per op type, descending: type, comm, count, ideal_us, slowdown."""

@@ -23,7 +23,8 @@ constexpr int64_t kStepUs = 10000; // steps start 10 ms apart
 // Each rank's clock reads true time - offset(r).
 int64_t offsetNs(int64_t r) { return r * 1234567 - 2000000; }
 
-RankSummary dpRank(int64_t r, double slow, const std::string &pgConfigDesc = {})
+RankSummary dpRank(int64_t r, double slow, const std::string &pgConfigDesc = {}, int64_t lateUs = 0,
+                   int64_t arEndUs = 650)
 {
     RankSummary s;
     s.rank = r;
@@ -35,11 +36,12 @@ RankSummary dpRank(int64_t r, double slow, const std::string &pgConfigDesc = {})
         s.processGroups.push_back({"1", pgConfigDesc, 4, r});
     const int64_t own = -offsetNs(r);
     for (int step = 0; step < 2; ++step) {
-        const int64_t base = step * kStepUs * kUs + own;
+        const int64_t step0 = step * kStepUs * kUs + own; // the job's step start
+        const int64_t base = step0 + lateUs * kUs;         // this rank's first op (a late CPU: later)
         RankStep st;
         st.name = "ProfilerStep#" + std::to_string(step + 5);
         st.number = step + 5;
-        st.startNs = base - 50 * kUs; // the CPU span holds the launches
+        st.startNs = step0 - 50 * kUs; // the CPU span holds the launches
         st.endNs = base + 5000 * kUs;
         s.steps.push_back(st);
         const int64_t f = int64_t(100 * slow) * kUs, b = int64_t(200 * slow) * kUs;
@@ -53,7 +55,7 @@ RankSummary dpRank(int64_t r, double slow, const std::string &pgConfigDesc = {})
         c.seq = step;
         c.messageBytes = 1 << 20;
         c.startNs = base + f + b;
-        c.endNs = base + 650 * kUs;
+        c.endNs = step0 + arEndUs * kUs;
         c.step = step;
         s.collectives.push_back(c);
         auto op = [&](uint32_t name, int64_t start, int64_t end, int32_t coll) {
@@ -62,7 +64,7 @@ RankSummary dpRank(int64_t r, double slow, const std::string &pgConfigDesc = {})
         op(0, base, base + f, -1);
         op(1, base + f, base + f + b, -1);
         op(2, c.startNs, c.endNs, int32_t(s.collectives.size() - 1));
-        op(3, base + 650 * kUs, base + 680 * kUs, -1);
+        op(3, c.endNs, c.endNs + 30 * kUs, -1);
     }
     return s;
 }
@@ -116,6 +118,7 @@ private slots:
     void parallelismParsed();
     void withoutTimelinesFails();
     void unslowedJobHasNoRemovalShares();
+    void lateCpuInTheLaunchDecomposition();
     void summaryRoundTripsTheTimeline();
 };
 
@@ -239,6 +242,34 @@ void TestStragglerWhatIf::unslowedJobHasNoRemovalShares()
     QVERIFY(job.straggler && job.straggler->ok);
     QVERIFY(near(job.straggler->slowdown, 1.0));
     QVERIFY(!job.straggler->mW); // (measured - ideal) is 0: no share to speak of
+}
+
+// Rank 1's GPU work starts 400 µs into every step (its CPU was late: a launch delay),
+// so it arrives last at 700 and the all-reduce ends at 750. As the study: S leaves the
+// launch delays out (the no-delay timeline is the job of dataParallelByHand, 680 µs), and
+// launch_slowdown = 780/680 with dp rank 1 alone to blame in the launch decomposition.
+void TestStragglerWhatIf::lateCpuInTheLaunchDecomposition()
+{
+    std::vector<RankSummary> ranks;
+    for (int64_t r = 0; r < 4; ++r)
+        ranks.push_back(dpRank(r, r == 2 ? 2.0 : 1.0, {}, r == 1 ? 400 : 0, 750));
+    const JobAnalysis job = analyze(ranks);
+    const StragglerWhatIf &w = *job.straggler;
+    QVERIFY2(w.ok, w.error.c_str());
+    QVERIFY(near(w.measuredStepUs, 780));
+    QVERIFY(near(w.noDelayStepUs, 680));
+    QVERIFY(near(w.slowdown, 680.0 / 455.0));
+    QVERIFY(near(w.launchSlowdown, 780.0 / 680.0));
+    QVERIFY(w.replayErrorPct < 1e-9);
+    QCOMPARE(w.launchByDpRank.front().first, int64_t(1));
+    QVERIFY(near(w.launchByDpRank.front().second, 780.0 / 680.0));
+    for (const auto &[rank, s] : w.launchByDpRank)
+        if (rank != 1)
+            QVERIFY(near(s, 1.0));
+    QCOMPARE(w.steps.size(), size_t(2));
+    QVERIFY(near(w.steps[0].measuredUs, 780) && near(w.steps[0].noDelayUs, 680) && near(w.steps[0].idealUs, 455));
+    const std::string text = stragglerWhatIfText(w);
+    QVERIFY2(text.find("launch delays (dp rank): 1 1.147") != std::string::npos, text.c_str());
 }
 
 void TestStragglerWhatIf::summaryRoundTripsTheTimeline()

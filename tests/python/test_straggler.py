@@ -63,7 +63,7 @@ class StragglerWhatIf(unittest.TestCase):
     def test_steps_and_op_types(self):
         want = self.report["straggler_whatif"]
         steps = self.j.straggler_steps()
-        self.assertEqual(list(steps.columns), ["step", "measured_us", "ideal_us", "slowdown"])
+        self.assertEqual(list(steps.columns), ["step", "measured_us", "no_delay_us", "ideal_us", "slowdown"])
         self.assertEqual(steps.to_dict("records"), want["steps"])
         self.assertEqual(len(steps), len(want["step_slowdown"]))
         self.assertGreater(len(steps), 0)
