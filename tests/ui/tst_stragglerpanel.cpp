@@ -151,6 +151,7 @@ void TestStragglerPanel::computedAsAnalyzeJob()
              qPrintable(p.summaryLabel()->text()));
     QVERIFY(p.summaryLabel()->text().contains(QString::number(want.measuredStepUs / 1e3, 'f', 3)));
     QVERIFY(p.summaryLabel()->text().contains(QString::number(want.idealStepUs / 1e3, 'f', 3)));
+    QVERIFY(p.summaryLabel()->text().contains(QString::number(want.noDelayStepUs / 1e3, 'f', 3)));
     QVERIFY(p.summaryLabel()->text().contains(QStringLiteral("Layout inferred: dp %1, pp 1, tp 1").arg(kRanks)));
     QVERIFY(p.summaryLabel()->text().contains(QLatin1String("M_W")));
     QVERIFY(p.errorLabel()->isHidden());
@@ -170,7 +171,8 @@ void TestStragglerPanel::computedAsAnalyzeJob()
     QCOMPARE(steps->model()->rowCount(), 3);
     for (int row = 0; row < 3; ++row) {
         QCOMPARE(cellText(steps, row, 0), QString::number(want.steps[size_t(row)].number));
-        QCOMPARE(cellText(steps, row, 3), QString::number(want.steps[size_t(row)].slowdown, 'f', 3));
+        QCOMPARE(cellText(steps, row, 2), QString::number(want.steps[size_t(row)].noDelayUs / 1e3, 'f', 3));
+        QCOMPARE(cellText(steps, row, 4), QString::number(want.steps[size_t(row)].slowdown, 'f', 3));
     }
     QTableView *types = p.view(StragglerTableModel::OpTypes);
     QCOMPARE(types->model()->rowCount(), int(want.byOpType.size()));

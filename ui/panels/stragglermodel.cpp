@@ -70,7 +70,7 @@ int StragglerTableModel::columnCount(const QModelIndex &parent) const
         return 0;
     switch (m_table) {
     case Steps:
-        return 4;
+        return 5;
     case OpTypes:
         return 5;
     case DpRanks:
@@ -84,7 +84,7 @@ int StragglerTableModel::slowdownColumn() const
 {
     switch (m_table) {
     case Steps:
-        return 3;
+        return 4;
     case OpTypes:
         return 4;
     case DpRanks:
@@ -119,8 +119,10 @@ QVariant StragglerTableModel::data(const QModelIndex &index, int role) const
             case 1:
                 return display ? QVariant(QString::number(s.measuredUs / 1e3, 'f', 3)) : QVariant(s.measuredUs);
             case 2:
-                return display ? QVariant(QString::number(s.idealUs / 1e3, 'f', 3)) : QVariant(s.idealUs);
+                return display ? QVariant(QString::number(s.noDelayUs / 1e3, 'f', 3)) : QVariant(s.noDelayUs);
             case 3:
+                return display ? QVariant(QString::number(s.idealUs / 1e3, 'f', 3)) : QVariant(s.idealUs);
+            case 4:
                 return display ? QVariant(slowdownText(s.slowdown)) : QVariant(s.slowdown);
             }
         }
@@ -174,7 +176,7 @@ QVariant StragglerTableModel::headerData(int section, Qt::Orientation orientatio
 {
     if (orientation != Qt::Horizontal)
         return {};
-    static const char *const steps[] = {"Step", "Measured ms", "Ideal ms", "S"};
+    static const char *const steps[] = {"Step", "Measured ms", "No-delay ms", "Ideal ms", "S"};
     static const char *const types[] = {"Op type", "Kind", "Count", "Ideal \u00b5s", "S_t"};
     static const char *const dp[] = {"DP rank", "S_w", "Ranks"};
     static const char *const stages[] = {"Stage", "S", "Ranks"};
@@ -195,7 +197,7 @@ QVariant StragglerTableModel::headerData(int section, Qt::Orientation orientatio
     if (role == Qt::ToolTipRole && section == slowdownColumn()) {
         switch (m_table) {
         case Steps:
-            return tr("Measured step / ideal step (every op at its ideal duration)");
+            return tr("Step without launch delays / ideal step (every op at its ideal duration), as the study");
         case OpTypes:
             return tr("The ideal with this op type's measured durations / the ideal");
         case DpRanks:
