@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <string_view>
@@ -115,7 +116,17 @@ void rankSummary(std::string_view data)
     JobDiscovery discovery;
     for (const RankSummary &r : ranks)
         discovery.ranks.push_back({r.rank, r.hostPath, r.devicePath});
-    const JobAnalysis analysis = analyzeJob(analysableRanks(ranks), JobOptions{});
+    JobOptions options;
+    options.stragglerWhatIf = true; // the summaries' GPU timelines, re-simulated (any deps, any times)
+    const JobAnalysis analysis = analyzeJob(analysableRanks(ranks), options);
+    check(analysis.straggler.has_value());
+    if (analysis.straggler->ok) {
+        const StragglerWhatIf &w = *analysis.straggler;
+        check(std::isfinite(w.slowdown) && std::isfinite(w.launchSlowdown) && std::isfinite(w.idealStepUs));
+        check(!w.mW || std::isfinite(*w.mW));
+    } else {
+        check(!analysis.straggler->error.empty());
+    }
     checkReport(discovery, ranks, &analysis, data.size());
 }
 

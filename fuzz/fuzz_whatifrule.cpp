@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The what-if rule language (docs/what_if.md): arbitrary text, one rule per line
+// The what-if rule language (docs/what_if.md) and --parallelism: arbitrary text, one rule per line
 // (at most 8), parsed, and the rules that parse evaluated on a small fixed pair
 // (tests/data/golden/trace_link, analysed once) by the single-trace engine and by
 // the job layer's re-weighting of the same rank's critical-path graph. Invariants:
@@ -12,6 +12,7 @@
 #include "job/jobanalysis.h"
 #include "job/jobwhatif.h"
 #include "job/ranksummary.h"
+#include "job/stragglerwhatif.h"
 #include "session/analysis.h"
 
 #include <cmath>
@@ -65,6 +66,14 @@ extern "C" int SYNCSCOPE_FUZZ_ENTRY(const uint8_t *data, size_t size)
         const size_t nl = text.find('\n', start);
         const std::string_view part = text.substr(start, nl == std::string_view::npos ? text.npos : nl - start);
         start = nl == std::string_view::npos ? text.size() + 1 : nl + 1;
+        // --parallelism is a small language of its own: sizes in bounds, or a reason.
+        ParallelismSpec spec;
+        std::string parallelismError;
+        if (parseParallelism(part, spec, parallelismError))
+            check(spec.given && spec.dp >= 0 && spec.pp >= 0 && spec.tp >= 0 && spec.dp <= (int64_t(1) << 20) &&
+                  spec.pp <= (int64_t(1) << 20) && spec.tp <= (int64_t(1) << 20) && (spec.dp || spec.pp || spec.tp));
+        else
+            check(!parallelismError.empty() && parallelismError.size() < part.size() + 256);
         WhatIfRule rule;
         std::string error;
         if (!parseWhatIfRule(part, rule, error)) {
