@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <unordered_map>
 
 namespace syncscope::job {
@@ -22,6 +23,29 @@ struct Constraint {
     int32_t from, to; // global node ids
     double addNs;     // to' >= from' + addNs
 };
+
+// (end node of a GPU op, start node of the next op on its stream), per stream by start.
+std::vector<std::pair<int32_t, int32_t>> streamOrder(const RankCpGraph &g)
+{
+    std::vector<int32_t> startOf(g.ops.size(), -1), endOf(g.ops.size(), -1);
+    for (size_t k = 0; k < g.nodes.size(); ++k)
+        if (g.nodes[k].op >= 0)
+            (g.nodes[k].isStart ? startOf : endOf)[size_t(g.nodes[k].op)] = static_cast<int32_t>(k);
+    std::vector<int32_t> gpu;
+    for (size_t op = 0; op < g.ops.size(); ++op)
+        if (g.ops[op].stream >= 0 && startOf[op] >= 0 && endOf[op] >= 0)
+            gpu.push_back(static_cast<int32_t>(op));
+    std::sort(gpu.begin(), gpu.end(), [&](int32_t a, int32_t b) {
+        const RankCpOp &x = g.ops[size_t(a)], &y = g.ops[size_t(b)];
+        return std::tie(x.stream, x.startNs, a) < std::tie(y.stream, y.startNs, b);
+    });
+    std::vector<std::pair<int32_t, int32_t>> out;
+    for (size_t k = 1; k < gpu.size(); ++k)
+        if (g.ops[size_t(gpu[k])].stream == g.ops[size_t(gpu[k - 1])].stream &&
+            g.nodes[size_t(endOf[size_t(gpu[k - 1])])].timeNs <= g.nodes[size_t(startOf[size_t(gpu[k])])].timeNs)
+            out.emplace_back(endOf[size_t(gpu[k - 1])], startOf[size_t(gpu[k])]);
+    return out;
+}
 
 } // namespace
 
@@ -106,29 +130,43 @@ JobReplay replayJob(const std::vector<RankSummary> &ranks, const std::vector<uin
                 cons.push_back({kq->start, kn->end, offsetNs[q] - offsetNs[i] + after});
         }
     }
-    // The ranks' own edges: binding (the measured maximum) keeps its gap, others none.
+    // The ranks' own edges, plus the order of each GPU stream (HTA links a kernel to the
+    // previous one only within 1.5 ms and not behind a sync, and a kernel it links to
+    // nothing would otherwise keep its measured time: a saving upstream would stop there).
+    // Binding (the measured maximum) keeps its gap, others none.
     for (uint32_t i = 0; i < n; ++i) {
         if (base[i] < 0)
             continue;
         const RankCpGraph &g = ranks[i].criticalPath;
         const std::vector<double> was = measuredWeights(g);
+        struct Link {
+            int32_t from, to;
+            double wasUs, nowUs; // NaN now: dropped
+            int32_t edge;        // graph edge, -1 stream order
+        };
+        std::vector<Link> links;
+        links.reserve(g.edges.size());
+        for (size_t e = 0; e < g.edges.size(); ++e)
+            if (joinedEdge[i].empty() || !joinedEdge[i][e])
+                links.push_back({g.edges[e].from, g.edges[e].to, was[e], weights[i][e], int32_t(e)});
+        for (const auto &[from, to] : streamOrder(g))
+            links.push_back({from, to, 0.0, 0.0, -1});
         std::vector<int32_t> binding(g.nodes.size(), -1);
         std::vector<double> bound(g.nodes.size(), -std::numeric_limits<double>::infinity());
-        for (size_t e = 0; e < g.edges.size(); ++e) {
-            const RankCpEdge &edge = g.edges[e];
-            const double t = double(g.nodes[size_t(edge.from)].timeNs) + was[e] * 1000.0;
-            if (t > bound[size_t(edge.to)]) {
-                bound[size_t(edge.to)] = t;
-                binding[size_t(edge.to)] = static_cast<int32_t>(e);
+        for (size_t k = 0; k < links.size(); ++k) {
+            const double t = double(g.nodes[size_t(links[k].from)].timeNs) + links[k].wasUs * 1000.0;
+            if (t > bound[size_t(links[k].to)]) {
+                bound[size_t(links[k].to)] = t;
+                binding[size_t(links[k].to)] = static_cast<int32_t>(k);
             }
         }
-        for (size_t e = 0; e < g.edges.size(); ++e) {
-            const RankCpEdge &edge = g.edges[e];
-            if (std::isnan(weights[i][e]) || (!joinedEdge[i].empty() && joinedEdge[i][e]))
+        for (size_t k = 0; k < links.size(); ++k) {
+            const Link &l = links[k];
+            if (std::isnan(l.nowUs))
                 continue;
-            const double gap = double(g.nodes[size_t(edge.to)].timeNs - g.nodes[size_t(edge.from)].timeNs) - was[e] * 1000.0;
-            const double keep = binding[size_t(edge.to)] == int32_t(e) ? gap : std::min(0.0, gap);
-            cons.push_back({base[i] + edge.from, base[i] + edge.to, weights[i][e] * 1000.0 + keep});
+            const double gap = double(g.nodes[size_t(l.to)].timeNs - g.nodes[size_t(l.from)].timeNs) - l.wasUs * 1000.0;
+            const double keep = binding[size_t(l.to)] == int32_t(k) ? gap : std::min(0.0, gap);
+            cons.push_back({base[i] + l.from, base[i] + l.to, l.nowUs * 1000.0 + keep});
         }
     }
 

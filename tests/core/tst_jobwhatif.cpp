@@ -4,12 +4,15 @@
 // projections are monotonic in the factor, and a rule matching nothing on every
 // rank is an error naming the rule.
 #include "jobtestutil.h"
+#include "analysis/cpgraph.h"
 #include "job/jobreport.h"
 #include "tracegen.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace syncscope;
 
@@ -27,6 +30,8 @@ private slots:
     // Issue 22.
     void hostileRulesStayFinite();
     void missingBaselineIsNotANoMatch();
+    // Issue 26.
+    void savingCrossesAnUnlinkedGap();
 
 private:
     JobAnalysis analyze(const std::vector<std::string> &rules, const std::vector<RankSummary> &ranks = {})
@@ -51,6 +56,68 @@ private:
     std::vector<RankSummary> m_ranks;
     int64_t m_straggler = 3;
 };
+
+namespace {
+
+// A hand-made rank: GPU ops on stream 7 as (name, start µs, end µs, collective index or -1),
+// chained by HTA's edges except where `unlinked` says (HTA links a kernel to the previous
+// one only within 1.5 ms: the second kernel is then a source of the graph).
+RankSummary handRank(int64_t rank, const std::vector<std::tuple<std::string, int64_t, int64_t, int32_t>> &ops,
+                     size_t unlinked)
+{
+    RankSummary s;
+    s.rank = rank;
+    s.worldSize = 2;
+    s.devicePath = "rank" + std::to_string(rank) + ".json";
+    RankCpGraph &g = s.criticalPath;
+    g.valid = true;
+    for (size_t k = 0; k < ops.size(); ++k) {
+        const auto &[name, startUs, endUs, coll] = ops[k];
+        g.ops.push_back({name, "kernel", startUs * 1000, (endUs - startUs) * 1000, 7, coll});
+        g.nodes.push_back({startUs * 1000, int32_t(k), true});
+        g.nodes.push_back({endUs * 1000, int32_t(k), false});
+        const int32_t start = int32_t(2 * k), end = start + 1;
+        g.edges.push_back({start, end, double(endUs - startUs), uint8_t(CpEdgeType::OperatorKernel), 0, int32_t(k)});
+        if (k > 0 && k != unlinked)
+            g.edges.push_back({start - 1, start, double(startUs - std::get<2>(ops[k - 1])),
+                               uint8_t(CpEdgeType::KernelKernelDelay), 0, int32_t(k - 1)});
+        if (coll >= 0) {
+            RankCollective c;
+            c.kernelName = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+            c.collectiveName = "allreduce";
+            c.processGroup = "1";
+            c.groupRanks = "[0, 1]";
+            c.groupSize = 2;
+            c.seq = coll;
+            c.stream = 7;
+            c.startNs = startUs * 1000;
+            c.endNs = endUs * 1000;
+            s.collectives.push_back(c);
+        }
+        s.traceEndNs = std::max(s.traceEndNs, endUs * 1000);
+    }
+    return s;
+}
+
+} // namespace
+
+// Rank 0: gemm_a 0-1000 µs, then (2 ms later, so HTA links nothing to it) gemm_c 3000-4000,
+// then the all-reduce to 4100. Rank 1 waits in the all-reduce from 500. Halving gemm_a
+// moves gemm_c (stream order keeps its 2 ms gap), rank 0 arrives at 3500, the all-reduce
+// ends 100 µs later: the job step goes 4100 -> 3600 µs.
+void TestJobWhatIf::savingCrossesAnUnlinkedGap()
+{
+    const std::vector<RankSummary> ranks = {
+        handRank(0, {{"gemm_a", 0, 1000, -1}, {"gemm_c", 3000, 4000, -1}, {"allreduce", 4000, 4100, 0}}, 1),
+        handRank(1, {{"gemm_b", 0, 500, -1}, {"allreduce", 500, 4100, 0}}, 0)};
+    const JobAnalysis base = analyze({"rank=0&name=gemm_a*1"}, ranks);
+    QVERIFY2(base.whatIf && base.whatIf->ok, base.whatIf ? base.whatIf->error.c_str() : "no what-if");
+    QCOMPARE(base.whatIf->baselineUs, 4100.0);
+    QCOMPARE(base.whatIf->projectedUs, 4100.0);
+    const JobAnalysis job = analyze({"rank=0&name=gemm_a*0.5"}, ranks);
+    QVERIFY(job.whatIf && job.whatIf->ok);
+    QVERIFY2(std::abs(job.whatIf->projectedUs - 3600.0) < 1e-6, qPrintable(QString::number(job.whatIf->projectedUs)));
+}
 
 void TestJobWhatIf::initTestCase()
 {
