@@ -21,6 +21,7 @@ extern "C" int replayWhatIfRule(const uint8_t *data, size_t size);
 extern "C" int replayJobSummary(const uint8_t *data, size_t size);
 extern "C" int replayEtReplay(const uint8_t *data, size_t size);
 extern "C" int replayDiff(const uint8_t *data, size_t size);
+extern "C" int replayFlightRecorder(const uint8_t *data, size_t size);
 
 namespace fs = std::filesystem;
 
@@ -33,7 +34,7 @@ private slots:
         QTest::addColumn<QString>("harness");
         QTest::addColumn<QString>("file");
         size_t regressions = 0;
-        for (const char *harness : {"kineto", "hostet", "chakraet", "jsonrewrite", "whatifrule", "etreplay", "diff", "jobsummary"}) {
+        for (const char *harness : {"kineto", "hostet", "chakraet", "jsonrewrite", "whatifrule", "etreplay", "diff", "jobsummary", "flightrecorder"}) {
             const fs::path dirs[] = {fs::path(SYNCSCOPE_FUZZ_DIR) / "corpus" / harness,
                                      fs::path(testutil::fixture("fuzz-regressions")) / harness};
             for (const fs::path &dir : dirs) {
@@ -75,6 +76,8 @@ private slots:
             rc = replayEtReplay(data, bytes.size());
         else if (harness == "diff")
             rc = replayDiff(data, bytes.size());
+        else if (harness == "flightrecorder")
+            rc = replayFlightRecorder(data, bytes.size());
         else
             rc = replayWhatIfRule(data, bytes.size());
         QCOMPARE(rc, 0);

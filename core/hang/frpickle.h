@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// A safe reader for the pickles PyTorch's flight recorder writes (protocol 2, from
+// torch::jit::Pickler with tag_aggregates off: builtin dicts, lists, tuples, strings,
+// numbers, None) and for what Python's pickle module writes for the same data
+// (protocols 2-5). A small stack machine over the opcodes builtin data needs; it never
+// resolves a global, calls anything (REDUCE, BUILD, INST, OBJ, NEWOBJ), or looks up
+// an extension code or a persistent id: those are refused with the byte offset.
+// The JSON form of a dump is turned into the same value tree. Internal to core/hang.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace syncscope {
+
+// One value. Containers point at other values of the same FrTree (the memo can make
+// two containers share a value, or a container hold itself: readers of the tree only
+// descend as far as the dump's fixed shape, never recursively).
+struct FrValue {
+    enum class Kind : uint8_t { Null, Bool, Int, Float, String, Bytes, List, Tuple, Dict, Set };
+    Kind kind = Kind::Null;
+    bool b = false;
+    int64_t i = 0;
+    double f = 0;
+    std::string s;                        // String (UTF-8 as written) and Bytes
+    std::vector<const FrValue *> items;   // List, Tuple, Set; Dict: key, value, key, value...
+    uint32_t depth = 1;                   // nesting below and including this value (as built)
+
+    bool isString() const { return kind == Kind::String; }
+    bool isSequence() const { return kind == Kind::List || kind == Kind::Tuple; }
+    // Dict lookup by string key (the last one written wins, as in Python); null if absent.
+    const FrValue *get(std::string_view key) const;
+};
+
+// Owns every value (flat, so freeing a deep or self-referencing tree never recurses).
+struct FrTree {
+    std::deque<FrValue> arena;
+    const FrValue *root = nullptr;
+    FrValue *make(FrValue::Kind kind)
+    {
+        arena.emplace_back();
+        arena.back().kind = kind;
+        return &arena.back();
+    }
+};
+
+// Most values (and stack pushes) one input may make: a bound proportional to its size.
+size_t frItemBudget(size_t inputBytes);
+
+// Unpickles `bytes` into `tree`. False with `error` = "byte N: what" (N from the start
+// of `bytes`) for a refused opcode, a truncation, a bound exceeded or malformed data.
+bool frUnpickle(std::string_view bytes, FrTree &tree, std::string &error);
+
+// Parses JSON text into `tree` (objects -> Dict, arrays -> List). Same error form.
+bool frParseJson(std::string_view bytes, FrTree &tree, std::string &error);
+
+} // namespace syncscope

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+// PyTorch NCCL flight-recorder dumps (issue 29): the pickle (protocols 2, 4, 5, as
+// Python's pickle writes them; torch's own pickler writes protocol 2), the JSON form,
+// gzip, an old dump without p2p_seq_id / pg_status, and hostile pickles that must be
+// refused (naming the file and a byte offset) without running or crashing anything.
+// Fixtures: tests/data/flightrecorder (make_fixtures.py).
+#include "testutil.h"
+
+#include "hang/flightrecorder.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+#include <string>
+
+using namespace syncscope;
+
+namespace {
+
+std::string fr(const char *name) { return testutil::fixture(std::string("flightrecorder/") + name); }
+
+// A tiny pickle writer for the tests' own inputs.
+struct Pickle {
+    std::string b;
+    Pickle &proto(int n) { b += '\x80'; b += char(n); return *this; }
+    Pickle &op(char c) { b += c; return *this; }
+    Pickle &str(const std::string &s)
+    {
+        b += 'X';
+        for (int k = 0; k < 4; ++k)
+            b += char((s.size() >> (8 * k)) & 0xff);
+        b += s;
+        return *this;
+    }
+    Pickle &integer(int32_t v)
+    {
+        b += 'J';
+        for (int k = 0; k < 4; ++k)
+            b += char((uint32_t(v) >> (8 * k)) & 0xff);
+        return *this;
+    }
+    Pickle &put(uint8_t i) { b += 'q'; b += char(i); return *this; }
+    Pickle &get(uint8_t i) { b += 'h'; b += char(i); return *this; }
+};
+
+std::string readBytes(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void checkV25(const FrDump &d, bool json)
+{
+    QCOMPARE(d.json, json);
+    QCOMPARE(d.version, std::string("2.5"));
+    QVERIFY(d.rank.has_value());
+    QCOMPARE(*d.rank, int64_t(1));
+
+    QCOMPARE(d.pgConfig.size(), size_t(2));
+    QCOMPARE(d.pgConfig[0].name, std::string("0"));
+    QCOMPARE(d.pgConfig[0].desc, std::string("default_pg"));
+    QCOMPARE(d.pgConfig[0].ranks, (std::vector<int64_t>{0, 1})); // "[0, 1]", as torch writes it
+    QCOMPARE(d.pgConfig[1].name, std::string("1"));
+    QCOMPARE(d.pgConfig[1].desc, std::string("EXPERT_MODEL_PARALLEL_GROUP"));
+    QCOMPARE(d.pgConfig[1].ranks, (std::vector<int64_t>{0, 1, 2, 3})); // a list
+
+    QCOMPARE(d.pgStatus.size(), size_t(1));
+    QCOMPARE(d.pgStatus[0].name, std::string("0"));
+    QCOMPARE(d.pgStatus[0].lastEnqueued, int64_t(3)); // strings in the JSON form
+    QCOMPARE(d.pgStatus[0].lastStarted, int64_t(2));
+    QCOMPARE(d.pgStatus[0].lastCompleted, int64_t(2));
+
+    QCOMPARE(d.entries.size(), size_t(3));
+    const FrEntry &a = d.entries[0];
+    QCOMPARE(a.recordId, int64_t(0));
+    QCOMPARE(a.pgName, std::string("0"));
+    QCOMPARE(a.pgDesc, std::string("default_pg"));
+    QCOMPARE(a.pgId, int64_t(0));
+    QCOMPARE(a.collectiveSeqId, int64_t(1));
+    QCOMPARE(a.p2pSeqId, int64_t(0));
+    QCOMPARE(a.opId, int64_t(1));
+    QCOMPARE(a.profilingName, std::string("nccl:all_reduce"));
+    QCOMPARE(a.timeCreatedNs, int64_t(1724779239936775119));
+    QCOMPARE(a.inputSizes, (std::vector<std::vector<int64_t>>{{3, 4}}));
+    QCOMPARE(a.outputSizes, (std::vector<std::vector<int64_t>>{{3, 4}}));
+    QCOMPARE(a.inputDtypes, (std::vector<std::string>{"Float"}));
+    QCOMPARE(a.outputDtypes, (std::vector<std::string>{"Float"}));
+    QCOMPARE(a.state, std::string("completed"));
+    QCOMPARE(a.timeDiscoveredStartedNs, std::optional<int64_t>(1724779239936776000));
+    QCOMPARE(a.timeDiscoveredCompletedNs, std::optional<int64_t>(1724779239936777000));
+    QVERIFY(a.durationMs.has_value());
+    QCOMPARE(*a.durationMs, 0.25);
+    QCOMPARE(a.timeoutMs, int64_t(600000));
+    QVERIFY(!a.isP2p);
+    QVERIFY(a.retired);
+    if (json) {
+        QVERIFY(a.frames.empty()); // dump_json writes no stacks
+    } else {
+        QCOMPARE(a.frames, (std::vector<std::string>{"all_reduce (torch/distributed/distributed_c10d.py:2501)",
+                                                     "train_step (train.py:42)"}));
+        QCOMPARE(d.entries[2].frames, a.frames); // the same list, through the memo
+    }
+
+    const FrEntry &b = d.entries[1];
+    QCOMPARE(b.state, std::string("started"));
+    QCOMPARE(b.collectiveSeqId, int64_t(2));
+    QVERIFY(b.timeDiscoveredStartedNs.has_value());
+    QVERIFY(!b.timeDiscoveredCompletedNs.has_value()); // None, or 0 in the JSON form
+    QVERIFY(!b.durationMs.has_value());
+    QVERIFY(!b.retired);
+
+    const FrEntry &c = d.entries[2];
+    QVERIFY(c.isP2p);
+    QCOMPARE(c.pgName, std::string("1"));
+    QCOMPARE(c.pgDesc, std::string("EXPERT_MODEL_PARALLEL_GROUP"));
+    QCOMPARE(c.pgId, int64_t(1));
+    QCOMPARE(c.p2pSeqId, int64_t(1));
+    QCOMPARE(c.profilingName, std::string("nccl:send 1->0"));
+    QCOMPARE(c.state, std::string("scheduled"));
+    QVERIFY(!c.timeDiscoveredStartedNs.has_value());
+    QVERIFY(!c.timeDiscoveredCompletedNs.has_value());
+}
+
+} // namespace
+
+class TestFrReader : public QObject
+{
+    Q_OBJECT
+private slots:
+    void picklesRoundTrip_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("protocol 2") << "dump_v25.p2.pkl";
+        QTest::newRow("protocol 4") << "dump_v25.p4.pkl";
+        QTest::newRow("protocol 5") << "dump_v25.p5.pkl";
+        QTest::newRow("gzip") << "dump_v25.pkl.gz";
+    }
+    void picklesRoundTrip()
+    {
+        QFETCH(QString, file);
+        FrDump d;
+        std::string error;
+        const std::string path = fr(file.toUtf8().constData());
+        QVERIFY2(readFlightRecorderDump(path, d, error), error.c_str());
+        QVERIFY(error.empty());
+        QCOMPARE(d.path, path);
+        checkV25(d, false);
+    }
+
+    void jsonForm()
+    {
+        FrDump d;
+        std::string error;
+        QVERIFY2(readFlightRecorderDump(fr("dump_v25.json"), d, error), error.c_str());
+        checkV25(d, true);
+    }
+
+    void oldVersionTakesDefaults()
+    {
+        FrDump d;
+        std::string error;
+        QVERIFY2(readFlightRecorderDump(fr("old_v20.pkl"), d, error), error.c_str());
+        QCOMPARE(d.version, std::string("2.0"));
+        QVERIFY(!d.rank.has_value());
+        QCOMPARE(d.pgConfig.size(), size_t(1));
+        QCOMPARE(d.pgConfig[0].ranks, (std::vector<int64_t>{0, 1}));
+        QVERIFY(d.pgStatus.empty());
+        QCOMPARE(d.entries.size(), size_t(1));
+        const FrEntry &e = d.entries[0];
+        QCOMPARE(e.recordId, int64_t(5));
+        QCOMPARE(e.collectiveSeqId, int64_t(7));
+        QCOMPARE(e.p2pSeqId, int64_t(-1));
+        QVERIFY(!e.isP2p);
+        QVERIFY(!e.retired);
+        QVERIFY(!e.timeDiscoveredStartedNs.has_value());
+        QCOMPARE(e.timeDiscoveredCompletedNs, std::optional<int64_t>(20));
+        QCOMPARE(e.durationMs, std::optional<double>(1.5));
+        QVERIFY(e.frames.empty());
+    }
+
+    void wrongTypesAreSkipped()
+    {
+        // {"version": 7, "entries": [{"record_id": "x", "pg_id": 3, "input_sizes": 5}, 9], "pg_config": []}
+        Pickle p;
+        p.proto(2).op('}').op('(');
+        p.str("version").integer(7);
+        p.str("entries").op(']').op('(');
+        p.op('}').op('(').str("record_id").str("x").str("pg_id").integer(3).str("input_sizes").integer(5).op('u');
+        p.integer(9).op('e');
+        p.str("pg_config").op(']');
+        p.op('u').op('.');
+        FrDump d;
+        std::string error;
+        QVERIFY2(parseFlightRecorderDump(p.b, "typed.pkl", d, error), error.c_str());
+        QCOMPARE(d.version, std::string("7"));
+        QCOMPARE(d.entries.size(), size_t(1));
+        QCOMPARE(d.entries[0].recordId, int64_t(-1));
+        QCOMPARE(d.entries[0].pgId, int64_t(3));
+        QVERIFY(d.entries[0].inputSizes.empty());
+        QVERIFY(d.pgConfig.empty());
+    }
+
+    void hostileRefused_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("expect"); // in the error, after the file name
+        using namespace std::string_literals;
+        // pickle.dumps of os.system("id") as Python writes it (posix.system, protocol 2).
+        QTest::newRow("GLOBAL+REDUCE") << QByteArray("\x80\x02" "cposix\nsystem\nq\x00X\x02\x00\x00\x00idq\x01\x85q\x02Rq\x03.", 34)
+                                       << "byte 2: opcode GLOBAL";
+        QTest::newRow("STACK_GLOBAL+REDUCE")
+            << QByteArray("\x80\x04\x8c\x02os\x8c\x06system\x93\x8c\x02id\x85R.", 22) << "byte 14: opcode STACK_GLOBAL";
+        QTest::newRow("BUILD") << QByteArray("\x80\x02}q\x00}b.", 8) << "byte 6: opcode BUILD";
+        QTest::newRow("INST") << QByteArray("\x80\x02(ios\nsystem\nS'id'\n.") << "byte 3: opcode INST";
+        QTest::newRow("OBJ") << QByteArray("\x80\x02(]o.") << "byte 4: opcode OBJ";
+        QTest::newRow("NEWOBJ") << QByteArray("\x80\x02])\x81.") << "byte 4: opcode NEWOBJ";
+        QTest::newRow("EXT1") << QByteArray("\x80\x02\x82\x01.") << "byte 2: opcode EXT1";
+        QTest::newRow("BINPERSID") << QByteArray("\x80\x02K\x01Q.") << "byte 4: opcode BINPERSID";
+        QByteArray deep("\x80\x02");
+        deep += QByteArray(10000, ']') + QByteArray(9999, 'a') + '.';
+        QTest::newRow("nesting 10000 deep") << deep << "nesting deeper than 64";
+        QTest::newRow("10000 MARKs") << (QByteArray("\x80\x02") + QByteArray(10000, '(')) << "byte 66: more than 64 nested MARKs";
+        QByteArray huge("\x80\x04\x8d");
+        huge += QByteArray("\x00\x00\x00\x00\x00\x00\x00\x10", 8) + "abc.";
+        QTest::newRow("BINUNICODE8 of 2^60") << huge << "byte 2: truncated or corrupt: BINUNICODE8 of 1152921504606846976 bytes, only 4 left";
+        const QByteArray whole = QByteArray::fromStdString(readBytes(fr("dump_v25.p2.pkl")));
+        QTest::newRow("truncated") << whole.left(whole.size() / 2) << "truncated";
+        QTest::newRow("unknown opcode") << QByteArray("\x80\x02\xff.") << "byte 2: unknown or unsupported opcode 0xff";
+        QTest::newRow("empty") << QByteArray() << "byte 0: empty input";
+        QTest::newRow("no STOP") << QByteArray("\x80\x02}") << "truncated: the pickle ends before its STOP";
+        QTest::newRow("not a dict") << QByteArray("\x80\x02]q\x00.", 6) << "byte 0: the dump is not a dict";
+        QTest::newRow("protocol 6") << QByteArray("\x80\x06}.") << "byte 0: pickle protocol 6";
+        QTest::newRow("gzip truncated") << QByteArray::fromStdString(readBytes(fr("dump_v25.pkl.gz"))).left(100)
+                                        << "truncated gzip";
+        QTest::newRow("JSON 10000 deep") << (QByteArray(10000, '[').prepend('{')) << "nesting deeper than 64";
+        QTest::newRow("JSON number out of range") << QByteArray("{\"entries\": [{\"duration_ms\": 1e400}]}")
+                                                  << "not valid JSON";
+        QTest::newRow("JSON broken") << QByteArray("{\"version\": ") << "not valid JSON";
+        // One entry dict shared 2000 times through the memo: the output would grow
+        // far past the input's size.
+        Pickle p;
+        p.proto(2).op('}').op('(').str("entries").op(']').op('(');
+        p.op('}').put(1).op('(').str("input_sizes").op(']').op('(');
+        for (int k = 0; k < 300; ++k)
+            p.op('J').b += std::string("\x01\x00\x00\x00", 4);
+        p.op('e').op('u');
+        for (int k = 0; k < 2000; ++k)
+            p.get(1);
+        p.op('e').op('u').op('.');
+        QTest::newRow("memo expansion") << QByteArray::fromStdString(p.b) << "expands to more than";
+        // A dict of 20,000 keys shared by 3,000 entries: lookups would be quadratic.
+        Pickle q;
+        q.proto(2).op('}').op('(').str("entries").op(']').op('(');
+        q.op('}').put(1).op('(').str("k").put(2).op('K').b += '\x01';
+        for (int k = 0; k < 19999; ++k)
+            q.get(2).op('K').b += '\x01';
+        q.op('u');
+        for (int k = 0; k < 3000; ++k)
+            q.get(1);
+        q.op('e').op('u').op('.');
+        QTest::newRow("shared huge dict") << QByteArray::fromStdString(q.b) << "expands to more than";
+    }
+    void hostileRefused()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, expect);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath("rank0.pkl").toStdString();
+        {
+            std::ofstream out(path, std::ios::binary);
+            out.write(bytes.constData(), bytes.size());
+        }
+        FrDump d;
+        std::string error;
+        QVERIFY(!readFlightRecorderDump(path, d, error));
+        QVERIFY2(error.rfind(path + ": byte ", 0) == 0, error.c_str()); // names the file, then an offset
+        QVERIFY2(error.find(expect.toStdString()) != std::string::npos, error.c_str());
+        // The same bytes in memory.
+        std::string again;
+        QVERIFY(!parseFlightRecorderDump(std::string_view(bytes.constData(), size_t(bytes.size())), "mem", d, again));
+        QVERIFY2(again.rfind("mem: byte ", 0) == 0, again.c_str());
+    }
+
+    // Every truncation and single-byte change of the fixtures: accepted, or refused with
+    // the name and an offset; never a crash (the fuzz harness does the same at random).
+    void mutationsNeverCrash()
+    {
+        size_t refused = 0, accepted = 0;
+        for (const char *file : {"dump_v25.p2.pkl", "dump_v25.p4.pkl", "dump_v25.json", "old_v20.pkl"}) {
+            const std::string whole = readBytes(fr(file));
+            QVERIFY(!whole.empty());
+            auto run = [&](const std::string &bytes) {
+                FrDump d;
+                std::string error;
+                if (parseFlightRecorderDump(bytes, "m", d, error)) {
+                    ++accepted;
+                    QVERIFY(d.entries.size() <= 3 && d.pgConfig.size() <= 2);
+                } else {
+                    ++refused;
+                    QVERIFY2(error.rfind("m: byte ", 0) == 0, error.c_str());
+                }
+            };
+            for (size_t n = 0; n < whole.size(); ++n)
+                run(whole.substr(0, n));
+            for (size_t k = 0; k < whole.size(); ++k) {
+                for (const uint8_t v : {uint8_t(0x00), uint8_t(0xff), uint8_t(0x7f), uint8_t(whole[k] ^ 0x01)}) {
+                    std::string bytes = whole;
+                    bytes[k] = char(v);
+                    run(bytes);
+                }
+            }
+        }
+        QVERIFY(refused > 1000);
+        QVERIFY(accepted > 100);
+    }
+
+    void missingFile()
+    {
+        FrDump d;
+        std::string error;
+        QVERIFY(!readFlightRecorderDump("/nonexistent/rank3.pkl", d, error));
+        QVERIFY2(error.find("/nonexistent/rank3.pkl") == 0, error.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFrReader)
+#include "tst_frreader.moc"
