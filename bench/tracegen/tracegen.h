@@ -206,3 +206,36 @@ struct StudyJobResult {
 StudyJobResult generateStudyJob(const StudyJobOptions &options);
 
 } // namespace tracegen
+
+// Flight recorder dump sets with a known hang (issue 29, tracegenhang.cpp): every rank's
+// dump as the analysis reads it, and what core/hang/hanganalysis must find.
+#include "hang/flightrecorder.h"
+
+namespace tracegen {
+
+struct HangExpected {
+    std::string pgName, kind;       // kind: "missing", "desync", "empty_dump", "no_dump"
+    bool p2p = false;
+    int64_t seq = -1;               // collective_seq_id, or p2p_seq_id when p2p
+    std::vector<int64_t> missing, mismatched, waiting;
+    bool root = true;
+    std::vector<std::string> explains; // pg names of the findings this one explains
+};
+
+struct HangCase {
+    std::string name;
+    std::vector<syncscope::FrDump> dumps;   // ranks with a dump (empty dumps included)
+    std::vector<int64_t> missingDumps;      // ranks with no dump file
+    int64_t worldSize = 0;
+    std::vector<HangExpected> expected;     // roots first, in the analysis' order
+};
+
+// (a) never_enters, (b) other_size, (c) empty_and_absent, (d) p2p_desync, (e) nested_ep.
+std::vector<HangCase> generateHangCases();
+// ranks x entries per rank (TP groups of 8 and the world group, 3 TP all_reduces per world
+// all_reduce): rank ranks/2 + 3 never enters its TP group's last all_reduce.
+HangCase generateHangScale(int ranks, int entriesPerRank);
+// DIR/rank<N>.json in the flight recorder's JSON layout (version 2.4); false with `error`.
+bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &error);
+
+} // namespace tracegen

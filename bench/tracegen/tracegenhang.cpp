@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: MIT
+// Flight recorder dump sets with a known hang (issue 29): a small simulator runs each
+// rank's program of collectives and point-to-point ops (a rank blocks in an op until every
+// member entered it with the same op, sizes and dtype, or its peer posted the matching
+// transfer), stops chosen ranks before a chosen op, and writes down what each rank's NCCL
+// flight recorder would hold: entries, pg_config, pg_status. Deterministic.
+#include "tracegen.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <tuple>
+
+using syncscope::FrDump;
+using syncscope::FrEntry;
+using syncscope::FrGroupStatus;
+using syncscope::FrProcessGroup;
+
+namespace tracegen {
+
+namespace {
+
+constexpr int64_t kBaseNs = 1'760'000'000'000'000'000LL;
+
+struct SimOp {
+    std::string pg;
+    std::string name;               // "nccl:all_reduce", ... (p2p: "send" / "recv")
+    std::vector<int64_t> size;
+    std::string dtype;
+    bool p2p = false;
+    int64_t peer = -1;              // p2p: the peer's group rank
+};
+
+struct Sim {
+    std::vector<FrProcessGroup> groups;
+    std::map<std::string, size_t> groupIndex;
+    int world = 0;
+    std::vector<std::vector<SimOp>> program;
+    std::vector<size_t> halt;       // rank stops before program[rank][halt]
+
+    explicit Sim(int w) : world(w), program(size_t(w)), halt(size_t(w), SIZE_MAX) {}
+
+    void group(const std::string &name, const std::string &desc, std::vector<int64_t> ranks)
+    {
+        groupIndex[name] = groups.size();
+        groups.push_back({name, desc, std::move(ranks)});
+    }
+    const FrProcessGroup &pg(const std::string &name) const { return groups[groupIndex.at(name)]; }
+    int64_t localRank(const std::string &name, int64_t rank) const
+    {
+        const auto &r = pg(name).ranks;
+        for (size_t i = 0; i < r.size(); ++i)
+            if (r[i] == rank)
+                return int64_t(i);
+        return -1;
+    }
+    void coll(int64_t rank, const std::string &g, const std::string &op, std::vector<int64_t> size,
+              const std::string &dtype)
+    {
+        program[size_t(rank)].push_back({g, op, std::move(size), dtype, false, -1});
+    }
+    void send(int64_t rank, const std::string &g, int64_t peerLocal, std::vector<int64_t> size, const std::string &dtype)
+    {
+        program[size_t(rank)].push_back({g, "send", std::move(size), dtype, true, peerLocal});
+    }
+    void recv(int64_t rank, const std::string &g, int64_t peerLocal, std::vector<int64_t> size, const std::string &dtype)
+    {
+        program[size_t(rank)].push_back({g, "recv", std::move(size), dtype, true, peerLocal});
+    }
+
+    std::vector<FrDump> run() const
+    {
+        const size_t W = size_t(world);
+        std::vector<FrDump> dumps(W);
+        std::vector<size_t> pos(W, 0);
+        std::vector<char> waiting(W, 0);
+        std::vector<std::map<std::string, int64_t>> collSeq(W), p2pSeq(W);
+        std::vector<std::map<std::tuple<std::string, int64_t, int64_t, bool>, int64_t>> pairCount(W);
+        std::map<std::pair<std::string, int64_t>, std::vector<std::pair<size_t, size_t>>> pendingColl;
+        using PKey = std::tuple<std::string, int64_t, int64_t, int64_t>; // pg, src, dst, ordinal
+        std::map<PKey, std::pair<std::optional<std::pair<size_t, size_t>>, std::optional<std::pair<size_t, size_t>>>> pendingP2p;
+        int64_t tick = 0;
+        auto complete = [&](size_t r, size_t idx) {
+            FrEntry &e = dumps[r].entries[idx];
+            e.state = "completed";
+            e.retired = true;
+            e.timeDiscoveredCompletedNs = kBaseNs + (++tick) * 1000;
+            e.durationMs = double(*e.timeDiscoveredCompletedNs - e.timeCreatedNs) / 1e6;
+            waiting[r] = 0;
+            ++pos[r];
+        };
+        bool progress = true;
+        while (progress) {
+            progress = false;
+            for (size_t r = 0; r < W; ++r) {
+                if (waiting[r] || pos[r] >= halt[r] || pos[r] >= program[r].size())
+                    continue;
+                const SimOp &op = program[r][pos[r]];
+                const FrProcessGroup &g = pg(op.pg);
+                FrEntry e;
+                e.recordId = int64_t(dumps[r].entries.size());
+                e.opId = e.recordId + 1;
+                e.pgName = g.name;
+                e.pgDesc = g.desc;
+                e.pgId = int64_t(groupIndex.at(op.pg));
+                e.inputSizes = {op.size};
+                e.outputSizes = {op.size};
+                e.inputDtypes = {op.dtype};
+                e.outputDtypes = {op.dtype};
+                e.state = "started";
+                e.timeCreatedNs = kBaseNs + (++tick) * 1000;
+                e.timeDiscoveredStartedNs = e.timeCreatedNs + 500;
+                e.timeoutMs = 600000;
+                e.frames = {"forward (model.py:42)", "train_step (train.py:117)"};
+                const int64_t self = localRank(op.pg, int64_t(r));
+                if (op.p2p) {
+                    e.isP2p = true;
+                    e.p2pSeqId = ++p2pSeq[r][op.pg];
+                    e.collectiveSeqId = collSeq[r][op.pg];
+                    const bool isSend = op.name == "send";
+                    e.profilingName = isSend ? "nccl:send " + std::to_string(self) + "->" + std::to_string(op.peer)
+                                             : "nccl:recv " + std::to_string(self) + "<-" + std::to_string(op.peer);
+                    const int64_t src = isSend ? int64_t(r) : g.ranks[size_t(op.peer)];
+                    const int64_t dst = isSend ? g.ranks[size_t(op.peer)] : int64_t(r);
+                    const int64_t ord = pairCount[r][{op.pg, src, dst, isSend}]++;
+                    auto &slot = pendingP2p[{op.pg, src, dst, ord}];
+                    (isSend ? slot.first : slot.second) = std::make_pair(r, dumps[r].entries.size());
+                } else {
+                    e.collectiveSeqId = ++collSeq[r][op.pg];
+                    e.p2pSeqId = p2pSeq[r][op.pg];
+                    e.profilingName = op.name;
+                    pendingColl[{op.pg, e.collectiveSeqId}].push_back({r, dumps[r].entries.size()});
+                }
+                dumps[r].entries.push_back(std::move(e));
+                waiting[r] = 1;
+                progress = true;
+            }
+            for (auto it = pendingColl.begin(); it != pendingColl.end();) {
+                const auto &v = it->second;
+                bool done = v.size() == pg(it->first.first).ranks.size();
+                for (size_t i = 1; done && i < v.size(); ++i) {
+                    const FrEntry &a = dumps[v[0].first].entries[v[0].second];
+                    const FrEntry &b = dumps[v[i].first].entries[v[i].second];
+                    done = a.profilingName == b.profilingName && a.inputSizes == b.inputSizes && a.inputDtypes == b.inputDtypes;
+                }
+                if (!done) {
+                    ++it;
+                    continue;
+                }
+                for (const auto &[r, idx] : v)
+                    complete(r, idx);
+                it = pendingColl.erase(it);
+                progress = true;
+            }
+            for (auto it = pendingP2p.begin(); it != pendingP2p.end();) {
+                const auto &[s, rv] = it->second;
+                if (!s || !rv || dumps[s->first].entries[s->second].inputSizes != dumps[rv->first].entries[rv->second].inputSizes ||
+                    dumps[s->first].entries[s->second].inputDtypes != dumps[rv->first].entries[rv->second].inputDtypes) {
+                    ++it;
+                    continue;
+                }
+                complete(s->first, s->second);
+                complete(rv->first, rv->second);
+                it = pendingP2p.erase(it);
+                progress = true;
+            }
+        }
+        for (size_t r = 0; r < W; ++r) {
+            FrDump &d = dumps[r];
+            d.version = "2.4";
+            d.rank = int64_t(r);
+            d.path = "rank" + std::to_string(r) + ".json";
+            d.json = true;
+            d.pgConfig = groups;
+            for (const auto &g : groups) {
+                FrGroupStatus st;
+                st.name = g.name;
+                bool member = false;
+                for (int64_t x : g.ranks)
+                    member = member || x == int64_t(r);
+                if (!member)
+                    continue;
+                for (const FrEntry &e : d.entries) {
+                    if (e.pgName != g.name || e.isP2p)
+                        continue;
+                    st.lastEnqueued = std::max(st.lastEnqueued, e.collectiveSeqId);
+                    if (e.state != "scheduled")
+                        st.lastStarted = std::max(st.lastStarted, e.collectiveSeqId);
+                    if (e.state == "completed")
+                        st.lastCompleted = std::max(st.lastCompleted, e.collectiveSeqId);
+                }
+                d.pgStatus.push_back(st);
+            }
+        }
+        return dumps;
+    }
+};
+
+std::vector<int64_t> range(int64_t a, int64_t b) // [a, b)
+{
+    std::vector<int64_t> v;
+    for (int64_t i = a; i < b; ++i)
+        v.push_back(i);
+    return v;
+}
+
+HangExpected expect(std::string pg, std::string kind, int64_t seq, std::vector<int64_t> missing,
+                    std::vector<int64_t> mismatched, std::vector<int64_t> waiting, bool root = true,
+                    std::vector<std::string> explains = {}, bool p2p = false)
+{
+    HangExpected e;
+    e.pgName = std::move(pg);
+    e.kind = std::move(kind);
+    e.seq = seq;
+    e.missing = std::move(missing);
+    e.mismatched = std::move(mismatched);
+    e.waiting = std::move(waiting);
+    e.root = root;
+    e.explains = std::move(explains);
+    e.p2p = p2p;
+    return e;
+}
+
+HangCase neverEnters()
+{
+    Sim sim(8);
+    sim.group("0", "default_pg", range(0, 8));
+    for (int64_t r = 0; r < 8; ++r)
+        for (int i = 0; i < 10; ++i)
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+    sim.halt[5] = 6;
+    HangCase c{"never_enters", sim.run(), {}, 8, {}};
+    c.expected = {expect("0", "missing", 7, {5}, {}, {0, 1, 2, 3, 4, 6, 7})};
+    return c;
+}
+
+HangCase otherSize()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    for (int64_t r = 0; r < 4; ++r)
+        for (int i = 0; i < 6; ++i)
+            sim.coll(r, "0", "nccl:all_reduce", {r == 2 && i == 3 ? 2048 : 1024}, "Float");
+    HangCase c{"other_size", sim.run(), {}, 4, {}};
+    c.expected = {expect("0", "desync", 4, {}, {2}, {0, 1, 3})};
+    return c;
+}
+
+HangCase emptyAndAbsent()
+{
+    Sim sim(8);
+    sim.group("0", "default_pg", range(0, 8));
+    sim.group("1", "TENSOR_MODEL_PARALLEL_GROUP", range(0, 4));
+    sim.group("2", "TENSOR_MODEL_PARALLEL_GROUP", range(4, 8));
+    for (int64_t r = 0; r < 8; ++r)
+        for (int i = 0; i < 5; ++i) {
+            sim.coll(r, "0", "nccl:all_reduce", {4096}, "Float");
+            sim.coll(r, r < 4 ? "1" : "2", "nccl:all_gather", {8, 512}, "BFloat16");
+        }
+    sim.halt[2] = 9;
+    sim.halt[5] = 9;
+    std::vector<FrDump> dumps = sim.run();
+    dumps[2].entries.clear();
+    dumps[2].pgStatus.clear();
+    dumps.erase(dumps.begin() + 5);
+    HangCase c{"empty_and_absent", std::move(dumps), {5}, 8, {}};
+    c.expected = {expect("1", "empty_dump", 5, {2}, {}, {0, 1, 3}), expect("2", "no_dump", 5, {5}, {}, {4, 6, 7})};
+    return c;
+}
+
+HangCase p2pDesync()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    for (int i = 0; i < 4; ++i) {
+        const bool last = i == 3;
+        sim.send(0, "0", 1, {8, 1024}, "BFloat16");
+        sim.recv(1, "0", 0, {8, last ? 2048 : 1024}, "BFloat16");
+        sim.send(2, "0", 3, {8, 1024}, "BFloat16");
+        sim.recv(3, "0", 2, {8, 1024}, "BFloat16");
+        for (int64_t r = 0; r < 4; ++r)
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+    }
+    HangCase c{"p2p_desync", sim.run(), {}, 4, {}};
+    c.expected = {expect("0", "desync", 4, {}, {1}, {0}, true, {"0"}, true),
+                  expect("0", "missing", 4, {0, 1}, {}, {2, 3}, false)};
+    return c;
+}
+
+// 16 ranks: rank = edp * 8 + ep * 4 + tp. TP groups of 4 consecutive ranks ("1".."4"),
+// EP pairs {r, r + 4} ("5".."12"), dense DP groups of the same tp index ("13".."16").
+// Each step: TP all_reduce, EP all_to_all, DP all_reduce; rank 12 stops before step 2's
+// all_to_all. Its EP partner 8 waits (the root); DP {0,4,8,12} waits for 8 and 12; the
+// TP groups of step 3 wait for 0, 4 (stuck in DP), 8 (in EP) and 12.
+HangCase nestedEp()
+{
+    Sim sim(16);
+    sim.group("0", "default_pg", range(0, 16));
+    for (int t = 0; t < 4; ++t)
+        sim.group(std::to_string(1 + t), "TENSOR_MODEL_PARALLEL_GROUP", range(4 * t, 4 * t + 4));
+    const int64_t epBase[8] = {0, 1, 2, 3, 8, 9, 10, 11};
+    for (int i = 0; i < 8; ++i)
+        sim.group(std::to_string(5 + i), "EXPERT_MODEL_PARALLEL_GROUP", {epBase[i], epBase[i] + 4});
+    for (int t = 0; t < 4; ++t)
+        sim.group(std::to_string(13 + t), "DATA_PARALLEL_GROUP", {t, t + 4, t + 8, t + 12});
+    for (int64_t r = 0; r < 16; ++r) {
+        const std::string tp = std::to_string(1 + r / 4);
+        const int64_t base = r % 4 + (r >= 8 ? 8 : 0);
+        int epIdx = 0;
+        while (epBase[epIdx] != base)
+            ++epIdx;
+        const std::string ep = std::to_string(5 + epIdx);
+        const std::string dp = std::to_string(13 + r % 4);
+        for (int step = 0; step < 4; ++step) {
+            sim.coll(r, tp, "nccl:all_reduce", {4096, 5120}, "BFloat16");
+            sim.coll(r, ep, "nccl:all_to_all", {4027, 5120}, "BFloat16");
+            sim.coll(r, dp, "nccl:all_reduce", {1048576}, "Float");
+        }
+    }
+    sim.halt[12] = 7;
+    HangCase c{"nested_ep", sim.run(), {}, 16, {}};
+    c.expected = {expect("9", "missing", 3, {12}, {}, {8}, true, {"13", "3", "4"}),
+                  expect("13", "missing", 3, {8, 12}, {}, {0, 4}, false, {"1", "2"}),
+                  expect("1", "missing", 4, {0}, {}, {1, 2, 3}, false),
+                  expect("2", "missing", 4, {4}, {}, {5, 6, 7}, false),
+                  expect("3", "missing", 4, {8}, {}, {9, 10, 11}, false),
+                  expect("4", "missing", 4, {12}, {}, {13, 14, 15}, false)};
+    return c;
+}
+
+nlohmann::json entryJson(const FrEntry &e)
+{
+    using nlohmann::json;
+    return {{"record_id", e.recordId},
+            {"pg_id", e.pgId},
+            {"process_group", {e.pgName, e.pgDesc}},
+            {"collective_seq_id", e.collectiveSeqId},
+            {"p2p_seq_id", e.p2pSeqId},
+            {"op_id", e.opId},
+            {"profiling_name", e.profilingName},
+            {"time_created_ns", e.timeCreatedNs},
+            {"input_sizes", e.inputSizes},
+            {"input_dtypes", e.inputDtypes},
+            {"output_sizes", e.outputSizes},
+            {"output_dtypes", e.outputDtypes},
+            {"state", e.state},
+            {"time_discovered_started_ns", e.timeDiscoveredStartedNs ? json(*e.timeDiscoveredStartedNs) : json(nullptr)},
+            {"time_discovered_completed_ns", e.timeDiscoveredCompletedNs ? json(*e.timeDiscoveredCompletedNs) : json(nullptr)},
+            {"retired", e.retired},
+            {"timeout_ms", e.timeoutMs},
+            {"is_p2p", e.isP2p},
+            {"duration_ms", e.durationMs ? json(*e.durationMs) : json(nullptr)},
+            {"frames", [&] {
+                 json f = json::array();
+                 for (const auto &s : e.frames) {
+                     // "name (file:line)" -> {name, filename, line}
+                     const size_t open = s.rfind(" ("), colon = s.rfind(':');
+                     if (open != std::string::npos && colon != std::string::npos && colon > open)
+                         f.push_back({{"name", s.substr(0, open)},
+                                      {"filename", s.substr(open + 2, colon - open - 2)},
+                                      {"line", std::atoll(s.c_str() + colon + 1)}});
+                     else
+                         f.push_back({{"name", s}, {"filename", ""}, {"line", 0}});
+                 }
+                 return f;
+             }()}};
+}
+
+} // namespace
+
+std::vector<HangCase> generateHangCases()
+{
+    return {neverEnters(), otherSize(), emptyAndAbsent(), p2pDesync(), nestedEp()};
+}
+
+HangCase generateHangScale(int ranks, int entriesPerRank)
+{
+    ranks = std::max(16, ranks - ranks % 8);
+    entriesPerRank = std::max(4, entriesPerRank);
+    const int64_t culprit = ranks / 2 + 3;
+    HangCase c;
+    c.name = "scale_" + std::to_string(ranks) + "x" + std::to_string(entriesPerRank);
+    c.worldSize = ranks;
+    std::vector<FrProcessGroup> groups;
+    groups.push_back({"0", "default_pg", range(0, ranks)});
+    for (int t = 0; t < ranks / 8; ++t)
+        groups.push_back({std::to_string(1 + t), "TENSOR_MODEL_PARALLEL_GROUP", range(8 * t, 8 * t + 8)});
+    // Op k of the window: a world all_reduce when k % 4 == 3, else a TP all_reduce; the
+    // last op is forced to TP. The window is the ring buffer's tail of a longer run.
+    const int64_t worldBase = 10000, tpBase = 30000;
+    int64_t tpLastSeq = -1;
+    c.dumps.resize(size_t(ranks));
+    for (int64_t r = 0; r < ranks; ++r) {
+        FrDump &d = c.dumps[size_t(r)];
+        d.version = "2.4";
+        d.rank = r;
+        d.json = true;
+        d.path = "rank" + std::to_string(r) + ".json";
+        d.pgConfig = groups;
+        const std::string tp = std::to_string(1 + r / 8);
+        const bool culpritGroup = r / 8 == culprit / 8;
+        const int n = r == culprit ? entriesPerRank - 1 : entriesPerRank;
+        d.entries.reserve(size_t(n));
+        int64_t ws = worldBase, ts = tpBase;
+        FrGroupStatus sw{"0", -1, -1, -1}, st{tp, -1, -1, -1};
+        for (int k = 0; k < n; ++k) {
+            const bool world = k % 4 == 3 && k != entriesPerRank - 1;
+            FrEntry e;
+            e.recordId = 100000 + k;
+            e.opId = e.recordId;
+            e.pgName = world ? "0" : tp;
+            e.pgDesc = world ? "default_pg" : "TENSOR_MODEL_PARALLEL_GROUP";
+            e.pgId = world ? 0 : 1 + r / 8;
+            e.collectiveSeqId = world ? ++ws : ++ts;
+            e.p2pSeqId = 0;
+            e.profilingName = "nccl:all_reduce";
+            e.inputSizes = {{world ? 1048576 : 4096}};
+            e.outputSizes = e.inputSizes;
+            e.inputDtypes = {world ? "Float" : "BFloat16"};
+            e.outputDtypes = e.inputDtypes;
+            e.timeCreatedNs = kBaseNs + int64_t(k) * 1'000'000 + r;
+            e.timeDiscoveredStartedNs = e.timeCreatedNs + 1000;
+            e.timeoutMs = 600000;
+            const bool stuck = culpritGroup && k == entriesPerRank - 1;
+            e.state = stuck ? "started" : "completed";
+            if (!stuck) {
+                e.timeDiscoveredCompletedNs = e.timeCreatedNs + 200000;
+                e.durationMs = 0.2;
+                e.retired = true;
+            }
+            FrGroupStatus &s = world ? sw : st;
+            s.lastEnqueued = e.collectiveSeqId;
+            s.lastStarted = e.collectiveSeqId;
+            if (!stuck)
+                s.lastCompleted = e.collectiveSeqId;
+            if (!world && k == entriesPerRank - 1)
+                tpLastSeq = e.collectiveSeqId;
+            d.entries.push_back(std::move(e));
+        }
+        d.pgStatus = {sw, st};
+    }
+    std::vector<int64_t> waiting;
+    for (int64_t r = culprit / 8 * 8; r < culprit / 8 * 8 + 8; ++r)
+        if (r != culprit)
+            waiting.push_back(r);
+    c.expected = {expect(std::to_string(1 + culprit / 8), "missing", tpLastSeq, {culprit}, {}, waiting)};
+    return c;
+}
+
+bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &error)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+        error = dir + ": " + ec.message();
+        return false;
+    }
+    for (const FrDump &d : c.dumps) {
+        nlohmann::json pgConfig = nlohmann::json::object(), pgStatus = nlohmann::json::object();
+        for (const auto &g : d.pgConfig)
+            pgConfig[g.name] = {{"name", g.name}, {"desc", g.desc}, {"ranks", g.ranks}};
+        for (const auto &s : d.pgStatus)
+            pgStatus[s.name] = {{"last_enqueued_collective", s.lastEnqueued},
+                                {"last_started_collective", s.lastStarted},
+                                {"last_completed_collective", s.lastCompleted}};
+        nlohmann::json entries = nlohmann::json::array();
+        for (const FrEntry &e : d.entries)
+            entries.push_back(entryJson(e));
+        nlohmann::json doc = {{"version", d.version.empty() ? "2.4" : d.version},
+                              {"rank", d.rank.value_or(-1)},
+                              {"pg_config", pgConfig},
+                              {"pg_status", pgStatus},
+                              {"entries", entries}};
+        const std::string path = dir + "/rank" + std::to_string(d.rank.value_or(-1)) + ".json";
+        std::ofstream f(path, std::ios::binary);
+        f << doc.dump();
+        if (!f) {
+            error = path + ": cannot write";
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace tracegen

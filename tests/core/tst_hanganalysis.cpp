@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+// The cross-rank hang analysis (issue 29, part 2) on generated flight recorder dump sets
+// whose answer is known: who never entered, who entered differently, who waits, and which
+// finding is the root cause of the others.
+#include "hang/hanganalysis.h"
+#include "tracegen.h"
+
+#include <QtTest>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+using namespace syncscope;
+
+namespace {
+
+std::string key(const std::string &pg, bool p2p) { return pg + (p2p ? "/p2p" : ""); }
+
+std::string describe(const HangSuspect &s)
+{
+    auto list = [](const std::vector<int64_t> &v) {
+        std::string o = "[";
+        for (size_t i = 0; i < v.size(); ++i)
+            o += (i ? "," : "") + std::to_string(v[i]);
+        return o + "]";
+    };
+    return key(s.pgName, s.p2p) + " " + s.kind + " seq " + std::to_string(s.p2p ? s.p2pSeqId : s.collectiveSeqId) +
+           " missing " + list(s.missingRanks) + " mismatched " + list(s.mismatchedRanks) + " waiting " +
+           list(s.waitingRanks) + (s.root ? " root" : " consequence");
+}
+
+std::string describe(const tracegen::HangExpected &e)
+{
+    HangSuspect s;
+    s.pgName = e.pgName;
+    s.p2p = e.p2p;
+    s.kind = e.kind;
+    (e.p2p ? s.p2pSeqId : s.collectiveSeqId) = e.seq;
+    s.missingRanks = e.missing;
+    s.mismatchedRanks = e.mismatched;
+    s.waitingRanks = e.waiting;
+    s.root = e.root;
+    return describe(s);
+}
+
+// Empty when the analysis equals the known answer, else what differs.
+std::string compare(const HangAnalysis &a, const tracegen::HangCase &c)
+{
+    std::string out;
+    if (a.suspects.size() != c.expected.size()) {
+        out += "suspects: " + std::to_string(a.suspects.size()) + ", expected " + std::to_string(c.expected.size()) + "\n";
+        for (const auto &s : a.suspects)
+            out += "  got " + describe(s) + "\n";
+        return out;
+    }
+    size_t roots = 0;
+    for (const auto &e : c.expected)
+        roots += e.root ? 1 : 0;
+    if (a.roots() != roots)
+        out += "roots: " + std::to_string(a.roots()) + ", expected " + std::to_string(roots) + "\n";
+    // Roots in the expected order first; consequences as a set.
+    std::set<size_t> used;
+    for (size_t i = 0; i < c.expected.size(); ++i) {
+        const auto &e = c.expected[i];
+        std::optional<size_t> hit;
+        if (e.root) {
+            if (describe(a.suspects[i]) == describe(e))
+                hit = i;
+        } else {
+            for (size_t j = roots; j < a.suspects.size(); ++j)
+                if (!used.count(j) && describe(a.suspects[j]) == describe(e))
+                    hit = j;
+        }
+        if (!hit) {
+            out += "expected " + describe(e) + (e.root ? " at " + std::to_string(i) + ", got " + describe(a.suspects[i]) : std::string(", not found")) + "\n";
+            continue;
+        }
+        used.insert(*hit);
+        std::multiset<std::string> want(e.explains.begin(), e.explains.end()), got;
+        for (size_t x : a.suspects[*hit].explains)
+            got.insert(a.suspects[x].pgName);
+        if (want != got) {
+            out += describe(e) + ": explains";
+            for (const auto &g : got)
+                out += " " + g;
+            out += ", expected";
+            for (const auto &g : want)
+                out += " " + g;
+            out += "\n";
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TestHangAnalysis : public QObject
+{
+    Q_OBJECT
+private slots:
+    void generatedCases_data();
+    void generatedCases();
+    void nestedRootLeadsTheSummary();
+    void jsonKeys();
+    void writtenDumpsHaveTheLayout();
+    void explanationNeedsTheStuckRank();
+    void noHang();
+    void p2pPeerFromTheName();
+    void scaleTiming();
+};
+
+void TestHangAnalysis::generatedCases_data()
+{
+    QTest::addColumn<int>("index");
+    const auto cases = tracegen::generateHangCases();
+    for (size_t i = 0; i < cases.size(); ++i)
+        QTest::newRow(cases[i].name.c_str()) << int(i);
+    QTest::newRow("scale_64x40") << -1;
+}
+
+void TestHangAnalysis::generatedCases()
+{
+    QFETCH(int, index);
+    const tracegen::HangCase c = index >= 0 ? tracegen::generateHangCases()[size_t(index)] : tracegen::generateHangScale(64, 40);
+    const HangAnalysis a = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    const std::string diff = compare(a, c);
+    if (!diff.empty())
+        qWarning("%s\n%s", diff.c_str(), hangSummaryText(a).c_str());
+    QVERIFY2(diff.empty(), diff.c_str());
+    // Every member of every configured group has a status row.
+    QVERIFY(!a.groups.empty());
+    for (const auto &g : a.groups)
+        for (const auto &m : g.members)
+            QVERIFY(m.state == "completed" || m.state == "started" || m.state == "scheduled" || m.state == "never");
+}
+
+void TestHangAnalysis::nestedRootLeadsTheSummary()
+{
+    const auto cases = tracegen::generateHangCases();
+    const auto &c = cases.back();
+    QCOMPARE(c.name, std::string("nested_ep"));
+    const HangAnalysis a = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    QVERIFY(!a.suspects.empty());
+    QCOMPARE(a.suspects[0].pgDesc, std::string("EXPERT_MODEL_PARALLEL_GROUP"));
+    QCOMPARE(a.suspects[0].op, std::string("nccl:all_to_all"));
+    const std::string text = hangSummaryText(a);
+    qInfo("%s", text.c_str());
+    const std::string first = text.substr(0, text.find('\n'));
+    QCOMPARE(first, std::string("hang: pg 9 EXPERT_MODEL_PARALLEL_GROUP nccl:all_to_all 4027x5120 bf16 seq 3 - "
+                                "rank 12 never entered; 1 rank waits [missing] (explains 3 other findings)"));
+    QVERIFY(text.find("5 consequences:") != std::string::npos);
+    // Rank 12's group status: it completed TP's step 2 and never reached step 3.
+    bool seen = false;
+    for (const auto &g : a.groups) {
+        if (g.pgName != "4")
+            continue;
+        for (const auto &m : g.members) {
+            if (m.rank == 12) {
+                seen = true;
+                QCOMPARE(m.lastEnqueued, int64_t(3));
+                QCOMPARE(m.lastCompleted, int64_t(3));
+                QCOMPARE(m.state, std::string("completed"));
+            } else {
+                QCOMPARE(m.lastEnqueued, int64_t(4));
+                QCOMPARE(m.state, std::string("started"));
+            }
+        }
+    }
+    QVERIFY(seen);
+    // Desync text names the other size.
+    const auto b = analyzeHang(cases[1].dumps, cases[1].missingDumps, cases[1].worldSize);
+    const std::string bt = hangSummaryText(b);
+    QVERIFY2(bt.rfind("hang: pg 0 default_pg nccl:all_reduce 1024 f32 seq 4 - rank 2 entered nccl:all_reduce 2048 f32; 3 ranks wait", 0) == 0, bt.c_str());
+}
+
+void TestHangAnalysis::jsonKeys()
+{
+    const auto cases = tracegen::generateHangCases();
+    const auto &c = cases.back();
+    const nlohmann::json j = hangAnalysisJson(analyzeHang(c.dumps, c.missingDumps, c.worldSize));
+    for (const char *k : {"suspects", "groups", "warnings", "summary"})
+        QVERIFY2(j.contains(k), k);
+    QCOMPARE(j["suspects"].size(), size_t(6));
+    for (const auto &s : j["suspects"])
+        for (const char *k : {"pg_id", "pg_desc", "op", "input_sizes", "dtype", "collective_seq_id", "missing_ranks",
+                              "mismatched_ranks", "waiting_ranks", "kind", "explains"})
+            QVERIFY2(s.contains(k), k);
+    const auto &root = j["suspects"][0];
+    QCOMPARE(root["pg_id"].get<std::string>(), std::string("9"));
+    QCOMPARE(root["missing_ranks"], nlohmann::json::array({12}));
+    QCOMPARE(root["input_sizes"], nlohmann::json::parse("[[4027,5120]]"));
+    QCOMPARE(root["dtype"].get<std::string>(), std::string("BFloat16"));
+    QCOMPARE(root["explains"].size(), size_t(3));
+    QCOMPARE(j["groups"].size(), size_t(17));
+    for (const auto &g : j["groups"]) {
+        QVERIFY(g.contains("pg_id") && g.contains("pg_desc") && g.contains("ranks"));
+        for (const auto &r : g["ranks"])
+            for (const char *k : {"rank", "last_enqueued", "last_started", "last_completed", "state"})
+                QVERIFY2(r.contains(k), k);
+    }
+}
+
+void TestHangAnalysis::writtenDumpsHaveTheLayout()
+{
+    const auto cases = tracegen::generateHangCases();
+    const auto &c = cases[3]; // p2p_desync
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::string error;
+    QVERIFY2(tracegen::writeHangDumps(c, dir.path().toStdString(), error), error.c_str());
+    QFile f(dir.filePath("rank0.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto j = nlohmann::json::parse(f.readAll().toStdString());
+    QCOMPARE(j["version"].get<std::string>(), std::string("2.4"));
+    QCOMPARE(j["rank"].get<int64_t>(), int64_t(0));
+    QVERIFY(j["pg_config"]["0"]["ranks"].is_array());
+    QVERIFY(j["pg_status"]["0"].contains("last_completed_collective"));
+    const auto &e = j["entries"][0];
+    for (const char *k : {"record_id", "pg_id", "process_group", "collective_seq_id", "p2p_seq_id", "op_id",
+                          "profiling_name", "time_created_ns", "input_sizes", "input_dtypes", "output_sizes",
+                          "output_dtypes", "state", "time_discovered_started_ns", "time_discovered_completed_ns",
+                          "retired", "timeout_ms", "is_p2p", "duration_ms", "frames"})
+        QVERIFY2(e.contains(k), k);
+    QCOMPARE(e["profiling_name"].get<std::string>(), std::string("nccl:send 0->1"));
+    QCOMPARE(e["process_group"], nlohmann::json::parse(R"(["0","default_pg"])"));
+}
+
+// Without the EP finding (rank 8's dump says its all_to_all completed), DP's missing rank 8
+// is no longer stuck anywhere: DP must become a root (the rule can fail).
+void TestHangAnalysis::explanationNeedsTheStuckRank()
+{
+    auto cases = tracegen::generateHangCases();
+    auto c = cases.back();
+    for (auto &d : c.dumps)
+        if (d.rank == 8)
+            for (auto &e : d.entries)
+                if (e.pgName == "9")
+                    e.state = "completed";
+    for (auto &d : c.dumps)
+        if (d.rank == 8)
+            for (auto &s : d.pgStatus)
+                if (s.name == "9")
+                    s.lastCompleted = s.lastEnqueued;
+    const HangAnalysis a = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    // EP still has rank 12 missing (rank 8 enqueued seq 3), but nobody waits there now.
+    bool dpRoot = false;
+    for (const auto &s : a.suspects)
+        if (s.pgName == "13")
+            dpRoot = s.root;
+    QVERIFY2(dpRoot, hangSummaryText(a).c_str());
+}
+
+void TestHangAnalysis::noHang()
+{
+    tracegen::HangCase c = tracegen::generateHangScale(16, 8);
+    for (auto &d : c.dumps) // everyone completes the last op; the culprit too
+        for (auto &e : d.entries)
+            e.state = "completed";
+    for (auto &d : c.dumps)
+        for (auto &s : d.pgStatus)
+            s.lastCompleted = s.lastEnqueued;
+    // The culprit's missing last op is still visible (last enqueued lower): drop it from its peers.
+    const int64_t culprit = 16 / 2 + 3;
+    for (auto &d : c.dumps)
+        if (*d.rank / 8 == culprit / 8 && *d.rank != culprit) {
+            d.entries.pop_back();
+            for (auto &s : d.pgStatus)
+                if (s.name != "0")
+                    s.lastEnqueued = s.lastStarted = s.lastCompleted = s.lastEnqueued - 1;
+        }
+    const HangAnalysis a = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    QVERIFY2(a.suspects.empty(), hangSummaryText(a).c_str());
+    QVERIFY(hangSummaryText(a).rfind("no hang found", 0) == 0);
+}
+
+void TestHangAnalysis::p2pPeerFromTheName()
+{
+    // A 2-rank subgroup of global ranks {6, 9}: "nccl:send 0->1" is group rank 0 -> 1.
+    FrDump a, b;
+    a.rank = 6;
+    b.rank = 9;
+    a.pgConfig = b.pgConfig = {{"3", "PIPELINE_MODEL_PARALLEL_GROUP", {6, 9}}};
+    FrEntry e;
+    e.pgName = "3";
+    e.pgDesc = "PIPELINE_MODEL_PARALLEL_GROUP";
+    e.isP2p = true;
+    e.p2pSeqId = 1;
+    e.profilingName = "nccl:send 0->1";
+    e.inputSizes = {{4, 4}};
+    e.inputDtypes = {"Float"};
+    e.state = "started";
+    e.timeCreatedNs = 100;
+    a.entries.push_back(e);
+    // Rank 9 completed an older transfer only.
+    e.profilingName = "nccl:recv 1<-0";
+    e.state = "completed";
+    e.p2pSeqId = 0;
+    b.entries.push_back(e);
+    a.entries.insert(a.entries.begin(), a.entries[0]);
+    a.entries[0].state = "completed";
+    a.entries[0].p2pSeqId = 0;
+    const HangAnalysis h = analyzeHang({a, b});
+    QCOMPARE(h.suspects.size(), size_t(1));
+    QVERIFY(h.suspects[0].p2p);
+    QCOMPARE(h.suspects[0].kind, std::string("missing"));
+    QCOMPARE(h.suspects[0].missingRanks, std::vector<int64_t>({9}));
+    QCOMPARE(h.suspects[0].waitingRanks, std::vector<int64_t>({6}));
+    QCOMPARE(h.suspects[0].p2pSeqId, int64_t(1));
+}
+
+void TestHangAnalysis::scaleTiming()
+{
+    // SYNCSCOPE_HANG_SCALE=RANKS,ENTRIES runs another size (10000,2000 for the benchmark).
+    int ranks = 1000, entries = 500;
+    if (const char *env = std::getenv("SYNCSCOPE_HANG_SCALE"))
+        std::sscanf(env, "%d,%d", &ranks, &entries);
+    const auto t0 = std::chrono::steady_clock::now();
+    const tracegen::HangCase c = tracegen::generateHangScale(ranks, entries);
+    const auto t1 = std::chrono::steady_clock::now();
+    const HangAnalysis a = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    const auto t2 = std::chrono::steady_clock::now();
+    const nlohmann::json j = hangAnalysisJson(a);
+    const auto t3 = std::chrono::steady_clock::now();
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    qInfo("%d ranks x %d entries: generate %.0f ms, analyze %.0f ms, json %.0f ms (%zu suspects)", ranks, entries,
+          ms(t0, t1), ms(t1, t2), ms(t2, t3), a.suspects.size());
+    const std::string diff = compare(a, c);
+    QVERIFY2(diff.empty(), diff.c_str());
+    QCOMPARE(j["groups"].size(), size_t(1 + c.worldSize / 8));
+}
+
+QTEST_GUILESS_MAIN(TestHangAnalysis)
+#include "tst_hanganalysis.moc"
