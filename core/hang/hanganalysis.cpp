@@ -54,6 +54,7 @@ struct Group {
     std::unordered_map<int64_t, std::vector<SigCount>> sigs; // collective seq -> signatures
     std::vector<P2pOp> p2p;
     bool configured = false;
+    const std::vector<int64_t> *firstConfig = nullptr; // the first pg_config ranks merged
 
     Member &member(int64_t rank)
     {
@@ -277,12 +278,23 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
         }
         return groups[it->second];
     };
+    const std::vector<FrProcessGroup> *refConfig = nullptr; // the first dump's, merged in full
     for (const auto &d : dumps)
-        for (const auto &pg : d.pgConfig) {
+        for (size_t pi = 0; pi < d.pgConfig.size(); ++pi) {
+            const FrProcessGroup &pg = d.pgConfig[pi];
+            if (!refConfig)
+                refConfig = &d.pgConfig;
+            else if (refConfig != &d.pgConfig && pi < refConfig->size() && (*refConfig)[pi].name == pg.name &&
+                     (*refConfig)[pi].ranks == pg.ranks)
+                continue; // the same group at the same place: merged already, no hashing
             Group &g = groupOf(pg.name);
             g.configured = true;
             if (g.desc.empty())
                 g.desc = pg.desc;
+            if (g.firstConfig && *g.firstConfig == pg.ranks)
+                continue; // every rank writes the same config: merge each one once
+            if (!g.firstConfig)
+                g.firstConfig = &pg.ranks;
             for (int64_t r : pg.ranks)
                 g.member(r);
         }
@@ -453,10 +465,21 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
         int64_t s = -1;
         if (anyData && maxL >= 0) {
             const int64_t bound = maxL > minL ? minL + 1 : minL;
-            int64_t desync = std::numeric_limits<int64_t>::max();
+            // A disagreement every member completed is no hang: a warning, and the search goes on.
+            std::vector<int64_t> disagree;
             for (const auto &[seq, v] : g.sigs)
-                if (v.size() > 1 && seq <= bound && seq < desync)
+                if (v.size() > 1 && seq <= bound)
+                    disagree.push_back(seq);
+            std::sort(disagree.begin(), disagree.end());
+            int64_t desync = std::numeric_limits<int64_t>::max();
+            for (int64_t seq : disagree) {
+                if (seq > minC) {
                     desync = seq;
+                    break;
+                }
+                out.warnings.push_back("pg " + g.name + " seq " + std::to_string(seq) +
+                                       ": members recorded different ops, sizes or dtypes, and all completed it");
+            }
             if (desync != std::numeric_limits<int64_t>::max())
                 s = desync;
             else if (maxL > minL)

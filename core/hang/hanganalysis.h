@@ -5,7 +5,7 @@
 // findings ranked root cause first (a finding whose missing ranks are stuck in another
 // finding is that finding's consequence). Display-free; near-linear in the entries.
 //
-// Rules as implemented (docs/hang_diagnosis.md repeats them):
+// Rules as implemented:
 //  - Ranks: FrDump::rank, else the dump's position in the vector (a warning). Ranks in
 //    `missingDumps`, and ranks < worldSize with no dump at all, have "no dump"; a dump with
 //    no entries is an "empty dump" (its pg_status is then ignored too). Both are dataless.
@@ -19,7 +19,8 @@
 //    collective_seq_id. A group's collective finding is at the lowest seq s where either
 //    the entries recorded at s disagree (profiling_name, input dtypes, and input sizes except
 //    for all_to_all variants, whose splits may differ legitimately; the reference is the
-//    most common signature, ties to the lowest rank's) or a member's last enqueued seq is
+//    most common signature, ties to the lowest rank's; a disagreement every member with data
+//    completed is only a warning) or a member's last enqueued seq is
 //    below s while another member's is at least s (s = lowest last enqueued + 1). When the
 //    members with data agree and one of them waits, dataless members make a finding at the
 //    lowest seq not completed by everyone.

@@ -23,7 +23,11 @@ std::string describe(const HangSuspect &s)
     auto list = [](const std::vector<int64_t> &v) {
         std::string o = "[";
         for (size_t i = 0; i < v.size(); ++i)
-            o += (i ? "," : "") + std::to_string(v[i]);
+        {
+            if (i)
+                o += ',';
+            o += std::to_string(v[i]);
+        }
         return o + "]";
     };
     return key(s.pgName, s.p2p) + " " + s.kind + " seq " + std::to_string(s.p2p ? s.p2pSeqId : s.collectiveSeqId) +
@@ -108,6 +112,7 @@ private slots:
     void explanationNeedsTheStuckRank();
     void noHang();
     void p2pPeerFromTheName();
+    void completedDisagreementIsNoHang();
     void scaleTiming();
 };
 
@@ -308,6 +313,46 @@ void TestHangAnalysis::p2pPeerFromTheName()
     QCOMPARE(h.suspects[0].missingRanks, std::vector<int64_t>({9}));
     QCOMPARE(h.suspects[0].waitingRanks, std::vector<int64_t>({6}));
     QCOMPARE(h.suspects[0].p2pSeqId, int64_t(1));
+}
+
+// Seq 1 was recorded with another dtype by rank 1 but both completed it: a warning only; the
+// hang is seq 2, which rank 1 never entered.
+void TestHangAnalysis::completedDisagreementIsNoHang()
+{
+    std::vector<FrDump> dumps(2);
+    for (int64_t r = 0; r < 2; ++r) {
+        FrDump &d = dumps[size_t(r)];
+        d.rank = r;
+        d.pgConfig = {{"0", "default_pg", {0, 1}}};
+        for (int64_t seq = 1; seq <= (r == 0 ? 2 : 1); ++seq) {
+            FrEntry e;
+            e.pgName = "0";
+            e.pgDesc = "default_pg";
+            e.recordId = seq;
+            e.collectiveSeqId = seq;
+            e.profilingName = "nccl:all_reduce";
+            e.inputSizes = {{16}};
+            e.inputDtypes = {seq == 1 && r == 1 ? "Half" : "Float"};
+            e.state = seq == 2 ? "started" : "completed";
+            e.timeCreatedNs = seq * 1000;
+            d.entries.push_back(e);
+        }
+    }
+    const HangAnalysis a = analyzeHang(dumps);
+    QCOMPARE(a.suspects.size(), size_t(1));
+    QCOMPARE(a.suspects[0].kind, std::string("missing"));
+    QCOMPARE(a.suspects[0].collectiveSeqId, int64_t(2));
+    QCOMPARE(a.suspects[0].missingRanks, std::vector<int64_t>({1}));
+    QCOMPARE(a.suspects[0].waitingRanks, std::vector<int64_t>({0}));
+    QCOMPARE(a.warnings.size(), size_t(1));
+    // Not completed by rank 1: then it is the desync.
+    dumps[1].entries[0].state = "started";
+    const HangAnalysis b = analyzeHang(dumps);
+    QCOMPARE(b.suspects.size(), size_t(1));
+    QCOMPARE(b.suspects[0].kind, std::string("desync"));
+    QCOMPARE(b.suspects[0].collectiveSeqId, int64_t(1));
+    QCOMPARE(b.suspects[0].mismatchedRanks, std::vector<int64_t>({1})); // a tie: the lowest rank's op is the reference
+    QVERIFY(b.suspects[0].waitingRanks.empty()); // rank 0 completed its seq 1
 }
 
 void TestHangAnalysis::scaleTiming()
