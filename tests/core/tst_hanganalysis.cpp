@@ -113,6 +113,7 @@ private slots:
     void noHang();
     void p2pPeerFromTheName();
     void completedDisagreementIsNoHang();
+    void throughTheReader();
     void scaleTiming();
 };
 
@@ -353,6 +354,29 @@ void TestHangAnalysis::completedDisagreementIsNoHang()
     QCOMPARE(b.suspects[0].collectiveSeqId, int64_t(1));
     QCOMPARE(b.suspects[0].mismatchedRanks, std::vector<int64_t>({1})); // a tie: the lowest rank's op is the reference
     QVERIFY(b.suspects[0].waitingRanks.empty()); // rank 0 completed its seq 1
+}
+
+// Every case written as rank<N>.json and read back by the flight recorder reader gives the
+// same answer as in memory.
+void TestHangAnalysis::throughTheReader()
+{
+    for (const auto &c : tracegen::generateHangCases()) {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::string error;
+        QVERIFY2(tracegen::writeHangDumps(c, dir.path().toStdString(), error), error.c_str());
+        std::vector<FrDump> read;
+        for (const auto &d : c.dumps) {
+            FrDump r;
+            const std::string path = dir.path().toStdString() + "/rank" + std::to_string(*d.rank) + ".json";
+            QVERIFY2(readFlightRecorderDump(path, r, error), error.c_str());
+            QCOMPARE(r.entries.size(), d.entries.size());
+            read.push_back(std::move(r));
+        }
+        const HangAnalysis a = analyzeHang(read, c.missingDumps, c.worldSize);
+        const std::string diff = compare(a, c);
+        QVERIFY2(diff.empty(), (c.name + ": " + diff).c_str());
+    }
 }
 
 void TestHangAnalysis::scaleTiming()
