@@ -2,6 +2,7 @@
 #include "batch.h"
 
 #include "batchdiff.h"
+#include "batchhang.h"
 #include "batchjob.h"
 #include "batchwhatif.h"
 #include "clirequest.h"
@@ -92,6 +93,16 @@ int inspectChakraEt(const std::string &path, bool replay)
 
 int runBatch(const CliArgs &args, const CliRequest &cli)
 {
+    if (args.has("--flight-recorder")) { // hang mode: nothing else selects inputs or a mode
+        for (const char *other : {"--job", "--diff", "--diff-report", "--inspect", "--replay", "--host", "--device",
+                                  "--sample", "--output", "--chakra-et", "--critical-path", "--overlay", "--sqlite",
+                                  "--output-dir", "--what-if"})
+            if (args.has(other))
+                return usage(std::string("--flight-recorder cannot be combined with ") + other);
+        if (!args.positional.empty())
+            return usage("--flight-recorder takes no other input (" + args.positional.front() + ")");
+        return runBatchHang(args);
+    }
     if (args.has("--diff"))
         return runBatchDiff(args, cli);
     if (args.has("--diff-report"))

@@ -58,6 +58,13 @@ const std::vector<CliOption> &cliOptions()
          "--overlay its OUT/PREFIX.RANK.et, .critical_path.json, .overlay.json (the names Chakra and ASTRA-sim "
          "expect). OUT is created; files under it are not taken as inputs (unless a --job path lies in it)."},
         {"--prefix", "NAME", "Job", "Job mode: PREFIX of the per-rank files (default: trace)."},
+        {"--flight-recorder", "DIR", "Hang",
+         "With --batch: why a job hung. Reads every PyTorch NCCL flight recorder dump under DIR (pickle or JSON, "
+         "any file names, searched recursively; the rank from the dump, else the last number in the file name), "
+         "matches the ranks' collectives and point-to-point ops per process group and prints the suspects, root "
+         "cause first (\"hang: pg ...\"); --report writes them as JSON. A hang found is a result (exit 0); a missing "
+         "DIR or one without a readable dump is exit 3. Cannot be combined with other modes or inputs. "
+         "docs/hang_diagnosis.md."},
         {"--compat", "chakra", "Linking",
          "Reproduce chakra_trace_link exactly, including its known bugs. Its sync_dep entries come from the "
          "critical path of HTA d731cc2e, the HTA that Chakra pins (whatever --hta-version says). Default: the "
@@ -257,6 +264,7 @@ std::string helpText()
         "  syncscope --batch --host HOST_ET --device DEVICE_TRACE [options]\n"
         "  syncscope --batch --job DIR [--jobs N] [--output-dir OUT] [--report FILE] [options]\n"
         "  syncscope [--batch] --diff BASELINE CANDIDATE [--diff-report FILE]   compare two runs\n"
+        "  syncscope --batch --flight-recorder DIR [--report FILE] [--quiet]   why a job hung\n"
         "\n"
         "Syncscope links a PyTorch host execution trace with its Kineto device trace the way\n"
         "Chakra's chakra_trace_link does, infers CPU-GPU synchronisation and the critical path\n"

@@ -36,6 +36,10 @@ int main(int argc, char **argv)
                      "information.\n";
         return ExitUsage;
     }
+    if (cli.has("--flight-recorder") && !cli.has("--batch")) {
+        std::cerr << "syncscope: --flight-recorder needs --batch\nTry 'syncscope --help' for more information.\n";
+        return ExitUsage;
+    }
     CliRequest request;
     std::string error;
     if (!buildCliRequest(cli, argc > 0 ? argv[0] : nullptr, request, error)) {

@@ -3,8 +3,11 @@
 #include "replicate.h"
 #include "tracegen.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -28,6 +31,9 @@ int usage()
                  "                          [--slow-rank R --slow-factor K] [--slow-stage P --stage-factor K]\n"
                  "                          [--slow-op NAME --op-factor K] [--no-pg-config] [--no-jitter]\n"
                  "                          [--seed S] [--gzip] [--max-clock-offset-us US] [--truth FILE]\n"
+                 "       syncscope-tracegen --hang-case NAME --out DIR   (never_enters, other_size,\n"
+                 "                          empty_and_absent, p2p_desync, nested_ep)\n"
+                 "       syncscope-tracegen --hang-scale RANKS,ENTRIES --out DIR\n"
                  "Writes PREFIX.et.json and PREFIX.kineto.json (or .json.gz with --gzip); --replicate\n"
                  "repeats a real Kineto trace N times in time, with unique ids; --job writes a whole job\n"
                  "(DIR/rank<N>.et.json.gz + DIR/rank<N>.kineto.json.gz) with consistent collectives,\n"
@@ -45,8 +51,56 @@ int usage()
                  "--async-tail leaves the last step's GPU work unsynchronised; --hip writes HIP names;\n"
                  "--no-cuda-sync writes no cuda_sync rows (torch.profiler's default). The grid options\n"
                  "(not --hip, --no-cuda-sync) write whole-ns GPU times, and cross-stream waits resolve\n"
-                 "1-2.5 us after the awaited op ends.\n");
+                 "1-2.5 us after the awaited op ends.\n"
+                 "--hang-case / --hang-scale write NCCL flight recorder dumps with a known hang as\n"
+                 "DIR/rank<N>.json and the expected findings (roots first) as DIR/expected.json.\n");
     return 2;
+}
+
+// --hang-case NAME / --hang-scale R,E: the dumps and DIR/expected.json.
+int writeHang(const std::string &name, int ranks, int entries, const std::string &dir)
+{
+    if (dir.empty())
+        return usage();
+    tracegen::HangCase c;
+    if (ranks > 0) {
+        c = tracegen::generateHangScale(ranks, entries);
+    } else {
+        bool found = false;
+        std::string names;
+        for (auto &k : tracegen::generateHangCases()) {
+            names += (names.empty() ? "" : ", ") + k.name;
+            if (k.name == name) {
+                c = std::move(k);
+                found = true;
+            }
+        }
+        if (!found) {
+            std::fprintf(stderr, "syncscope-tracegen: no hang case %s (cases: %s)\n", name.c_str(), names.c_str());
+            return 2;
+        }
+    }
+    std::string error;
+    if (!tracegen::writeHangDumps(c, dir, error)) {
+        std::fprintf(stderr, "syncscope-tracegen: %s\n", error.c_str());
+        return 1;
+    }
+    nlohmann::json expected = {{"case", c.name}, {"world_size", c.worldSize}, {"missing_dumps", c.missingDumps}};
+    nlohmann::json findings = nlohmann::json::array();
+    for (const auto &e : c.expected)
+        findings.push_back({{"pg_id", e.pgName}, {"kind", e.kind}, {"p2p", e.p2p}, {"seq", e.seq},
+                            {"missing_ranks", e.missing}, {"mismatched_ranks", e.mismatched},
+                            {"waiting_ranks", e.waiting}, {"root", e.root}, {"explains", e.explains}});
+    expected["expected"] = findings;
+    std::ofstream f(dir + "/expected.json");
+    f << expected.dump(1) << "\n";
+    if (!f) {
+        std::fprintf(stderr, "syncscope-tracegen: cannot write %s/expected.json\n", dir.c_str());
+        return 1;
+    }
+    std::printf("%s: %s, %zu dumps, world size %lld\n", dir.c_str(), c.name.c_str(), c.dumps.size(),
+                static_cast<long long>(c.worldSize));
+    return 0;
 }
 
 } // namespace
@@ -60,6 +114,8 @@ int main(int argc, char **argv)
     bool jobMode = false;
     tracegen::StudyJobOptions study;
     bool studyMode = false;
+    std::string hangCase;
+    int hangRanks = 0, hangEntries = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> const char * { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -152,12 +208,19 @@ int main(int argc, char **argv)
             study.truthPath = v;
         else if (a == "--no-pg-config")
             study.pgConfig = false;
-        else if (a == "--no-jitter")
+        else if (a == "--hang-case" && (v = next()))
+            hangCase = v;
+        else if (a == "--hang-scale" && (v = next())) {
+            if (std::sscanf(v, "%d,%d", &hangRanks, &hangEntries) != 2 || hangRanks < 16 || hangEntries < 4)
+                return usage();
+        } else if (a == "--no-jitter")
             study.jitter = false;
         else
             return usage();
     }
     try {
+        if (!hangCase.empty() || hangRanks > 0)
+            return writeHang(hangCase, hangRanks, hangEntries, o.prefix);
         if (studyMode) {
             study.steps = o.steps > 0 ? o.steps : 1;
             study.seed = o.seed;

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Hang diagnosis at scale (issue 29): generates RANKS flight recorder dumps of ENTRIES
+# entries each as JSON (syncscope-tracegen --hang-scale: TP groups of 8 plus the world
+# group; rank RANKS/2+3 never enters its TP group's last all_reduce), then runs
+# `syncscope --batch --flight-recorder DIR --report FILE --quiet` once and prints the
+# input size, the wall time and the peak RSS (GNU time), and checks the root cause
+# against DIR/expected.json.
+#
+#   bench/hang_benchmark.sh [BUILD_DIR] [WORK_DIR] [RANKS] [ENTRIES]
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${1:-$ROOT/build}
+WORK=${2:-${TMPDIR:-/tmp}/syncscope-bench}
+RANKS=${3:-10000}
+ENTRIES=${4:-100}
+SYNC="$BUILD/app/syncscope"
+GEN="$BUILD/bench/syncscope-tracegen"
+[ -x "$SYNC" ] && [ -x "$GEN" ] || { echo "build first: cmake --build $BUILD --target syncscope syncscope-tracegen" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "needs GNU time (/usr/bin/time)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "needs python3 (reads the report)" >&2; exit 2; }
+D="$WORK/hang-${RANKS}x${ENTRIES}"
+if [ ! -f "$D/expected.json" ]; then
+    rm -rf "$D"
+    "$GEN" --hang-scale "$RANKS,$ENTRIES" --out "$D"
+fi
+FILES=$(find "$D" -type f -name 'rank*.json' | wc -l)
+BYTES=$(du -sb "$D" | cut -f1)
+set +e
+/usr/bin/time -f '%e %M' -o "$WORK/hang.time" "$SYNC" --batch --flight-recorder "$D" --report "$WORK/hang.report.json" --quiet
+RC=$?
+set -e
+read -r WALL RSS < "$WORK/hang.time"
+echo "input: $FILES dumps x $ENTRIES entries, $(awk "BEGIN{printf \"%.1f\", $BYTES/1e6}") MB JSON"
+echo "exit $RC, wall ${WALL} s, peak RSS $(awk "BEGIN{printf \"%.0f\", $RSS/1024}") MiB"
+python3 - "$WORK/hang.report.json" "$D/expected.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1])); e = json.load(open(sys.argv[2]))["expected"][0]
+s = r["hang"]["suspects"][0]
+ok = s["pg_id"] == e["pg_id"] and s["kind"] == e["kind"] and s["missing_ranks"] == e["missing_ranks"]
+print("root: pg %s %s missing %s (%s)" % (s["pg_id"], s["kind"], s["missing_ranks"], "as expected" if ok else "EXPECTED %s" % e))
+sys.exit(0 if ok else 1)
+PY
