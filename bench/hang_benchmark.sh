@@ -3,7 +3,8 @@
 # entries each as JSON (syncscope-tracegen --hang-scale: TP groups of 8 plus the world
 # group; rank RANKS/2+3 never enters its TP group's last all_reduce), then runs
 # `syncscope --batch --flight-recorder DIR --report FILE --quiet` once and prints the
-# input size, the wall time and the peak RSS (GNU time), and checks the root cause
+# input size, the wall time and the peak RSS (GNU time), the report's read and analysis
+# times, and checks the root cause
 # against DIR/expected.json.
 #
 #   bench/hang_benchmark.sh [BUILD_DIR] [WORK_DIR] [RANKS] [ENTRIES]
@@ -36,6 +37,8 @@ python3 - "$WORK/hang.report.json" "$D/expected.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); e = json.load(open(sys.argv[2]))["expected"][0]
 s = r["hang"]["suspects"][0]
+t = r.get("timing", {})
+print("read %.2f s, analysis %.2f s (report timing)" % (t.get("read_s", 0), t.get("analysis_s", 0)))
 ok = s["pg_id"] == e["pg_id"] and s["kind"] == e["kind"] and s["missing_ranks"] == e["missing_ranks"]
 print("root: pg %s %s missing %s (%s)" % (s["pg_id"], s["kind"], s["missing_ranks"], "as expected" if ok else "EXPECTED %s" % e))
 sys.exit(0 if ok else 1)
