@@ -385,15 +385,19 @@ void TestBatchJob::mpiWritesTheSameReport()
     const std::string job = twoRankJob();
     const std::string one = testutil::tempDir() + "/one";
     const std::string two = testutil::tempDir() + "/two";
-    const Run single = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(one), "--critical-path", "--report",
-                                  q(one + "/job.json"), "--quiet"});
+    // With the straggler what-if: the GPU timelines travel in the summaries MPI gathers.
+    const Run single = runSyncscope({"--batch", "--job", q(job), "--output-dir", q(one), "--critical-path",
+                                     "--straggler-whatif", "--report", q(one + "/job.json"), "--quiet"});
     QVERIFY2(single.code == 0, qPrintable(single.err));
     const Run mpi = execute(mpirun, {"--oversubscribe", "--allow-run-as-root", "-np", "2",
                                      QString::fromUtf8(kMpiBinary), "--job", q(job), "--output-dir", q(two),
-                                     "--critical-path", "--report", q(two + "/job.json"), "--quiet"});
+                                     "--critical-path", "--straggler-whatif", "--report", q(two + "/job.json"),
+                                     "--quiet"});
     QVERIFY2(mpi.code == 0, qPrintable(mpi.err + mpi.out));
     nlohmann::json a = readJson(one + "/job.json"), b = readJson(two + "/job.json");
     QCOMPARE(b["timing"]["processes"], 2);
+    QVERIFY2(b["straggler_whatif"]["ok"].get<bool>(), b["straggler_whatif"].dump().c_str());
+    QVERIFY(b["straggler_whatif"]["ops"].get<int64_t>() > 0);
     a.erase("timing");
     b.erase("timing");
     // The per-rank files are named after the output directory: compare without it.
