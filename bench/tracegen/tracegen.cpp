@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "tracegen.h"
+#include "tracegenformat.h"
 
 #include "io/outputfile.h"
 
@@ -38,13 +39,7 @@ std::string fmtUs(double us)
     return buf;
 }
 
-// Whole nanoseconds as Kineto writes them: "<µs>.<ns>".
-std::string fmtNs(int64_t ns)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
-    return buf;
-}
+using format::fmtNs;
 
 // A tensor argument: [tensor_id, storage_id, offset, numel, elem_bytes, device].
 struct Tensor {

@@ -3,6 +3,7 @@
 // runs (each rank runs until its next collective; the collective then ends after
 // the last arrival), then every rank is written with those ends.
 #include "tracegen.h"
+#include "tracegenformat.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,10 +16,10 @@ namespace {
 
 std::string allRanks(int n)
 {
-    std::string s = "[";
+    std::vector<int> ranks(static_cast<size_t>(n));
     for (int r = 0; r < n; ++r)
-        s += (r ? ", " : "") + std::to_string(r);
-    return s + "]";
+        ranks[static_cast<size_t>(r)] = r;
+    return format::rankListText(ranks);
 }
 
 Options rankOptions(const JobOptions &job, int rank, JobTiming &timing)

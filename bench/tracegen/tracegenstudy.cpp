@@ -9,6 +9,7 @@
 // type) and the measured step starts, gives S, S per step, S_t, S_w, S per stage,
 // M_W and M_S, written to DIR/truth.json.
 #include "tracegen.h"
+#include "tracegenformat.h"
 
 #include "io/outputfile.h"
 
@@ -80,13 +81,7 @@ double medianOf(std::vector<double> v)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-std::string rankListText(const std::vector<int> &ranks)
-{
-    std::string s = "[";
-    for (size_t i = 0; i < ranks.size(); ++i)
-        s += (i ? ", " : "") + std::to_string(ranks[i]);
-    return s + "]";
-}
+using format::rankListText;
 
 std::string num(double v)
 {
@@ -95,13 +90,7 @@ std::string num(double v)
     return buf;
 }
 
-// Whole nanoseconds as Kineto writes them: "<µs>.<ns>".
-std::string fmtNs(int64_t ns)
-{
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%lld.%03lld", static_cast<long long>(ns / 1000), static_cast<long long>(ns % 1000));
-    return buf;
-}
+using format::fmtNs;
 
 class Study
 {
