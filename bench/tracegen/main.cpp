@@ -33,7 +33,7 @@ int usage()
                  "                          [--seed S] [--gzip] [--max-clock-offset-us US] [--truth FILE]\n"
                  "       syncscope-tracegen --hang-case NAME --out DIR   (never_enters, other_size,\n"
                  "                          empty_and_absent, p2p_desync, nested_ep)\n"
-                 "       syncscope-tracegen --hang-scale RANKS,ENTRIES --out DIR\n"
+                 "       syncscope-tracegen --hang-scale RANKS,ENTRIES --out DIR   [--pickle]\n"
                  "Writes PREFIX.et.json and PREFIX.kineto.json (or .json.gz with --gzip); --replicate\n"
                  "repeats a real Kineto trace N times in time, with unique ids; --job writes a whole job\n"
                  "(DIR/rank<N>.et.json.gz + DIR/rank<N>.kineto.json.gz) with consistent collectives,\n"
@@ -53,12 +53,13 @@ int usage()
                  "(not --hip, --no-cuda-sync) write whole-ns GPU times, and cross-stream waits resolve\n"
                  "1-2.5 us after the awaited op ends.\n"
                  "--hang-case / --hang-scale write NCCL flight recorder dumps with a known hang as\n"
-                 "DIR/rank<N>.json and the expected findings (roots first) as DIR/expected.json.\n");
+                 "DIR/rank<N>.json (with --pickle: DIR/rank<N>, torch's pickle with stack frames) and\n"
+                 "the expected findings (roots first) as DIR/expected.json.\n");
     return 2;
 }
 
 // --hang-case NAME / --hang-scale R,E: the dumps and DIR/expected.json.
-int writeHang(const std::string &name, int ranks, int entries, const std::string &dir)
+int writeHang(const std::string &name, int ranks, int entries, const std::string &dir, bool pickle)
 {
     if (dir.empty())
         return usage();
@@ -81,7 +82,7 @@ int writeHang(const std::string &name, int ranks, int entries, const std::string
         }
     }
     std::string error;
-    if (!tracegen::writeHangDumps(c, dir, error)) {
+    if (!tracegen::writeHangDumps(c, dir, error, pickle ? tracegen::HangDumpFormat::Pickle : tracegen::HangDumpFormat::Json)) {
         std::fprintf(stderr, "syncscope-tracegen: %s\n", error.c_str());
         return 1;
     }
@@ -115,6 +116,7 @@ int main(int argc, char **argv)
     tracegen::StudyJobOptions study;
     bool studyMode = false;
     std::string hangCase;
+    bool hangPickle = false;
     int hangRanks = 0, hangEntries = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -213,14 +215,16 @@ int main(int argc, char **argv)
         else if (a == "--hang-scale" && (v = next())) {
             if (std::sscanf(v, "%d,%d", &hangRanks, &hangEntries) != 2 || hangRanks < 16 || hangEntries < 4)
                 return usage();
-        } else if (a == "--no-jitter")
+        } else if (a == "--pickle")
+            hangPickle = true;
+        else if (a == "--no-jitter")
             study.jitter = false;
         else
             return usage();
     }
     try {
         if (!hangCase.empty() || hangRanks > 0)
-            return writeHang(hangCase, hangRanks, hangEntries, o.prefix);
+            return writeHang(hangCase, hangRanks, hangEntries, o.prefix, hangPickle);
         if (studyMode) {
             study.steps = o.steps > 0 ? o.steps : 1;
             study.seed = o.seed;

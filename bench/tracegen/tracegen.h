@@ -235,7 +235,11 @@ std::vector<HangCase> generateHangCases();
 // ranks x entries per rank (TP groups of 8 and the world group, 3 TP all_reduces per world
 // all_reduce): rank ranks/2 + 3 never enters its TP group's last all_reduce.
 HangCase generateHangScale(int ranks, int entriesPerRank);
-// DIR/rank<N>.json in the flight recorder's JSON layout (version 2.4); false with `error`.
-bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &error);
+// Json: DIR/rank<N>.json as dump_json writes it (no stacks); Pickle: DIR/rank<N> as the
+// dump on timeout writes it (protocol 2, memoised strings, with the entries' frames).
+// pg_config ranks as "[0, 1, ...]" text. False with `error`.
+enum class HangDumpFormat { Json, Pickle };
+bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &error,
+                    HangDumpFormat format = HangDumpFormat::Json);
 
 } // namespace tracegen

@@ -5,6 +5,7 @@
 // transfer), stops chosen ranks before a chosen op, and writes down what each rank's NCCL
 // flight recorder would hold: entries, pg_config, pg_status. Deterministic.
 #include "tracegen.h"
+#include "tracegenpickle.h"
 
 #include <nlohmann/json.hpp>
 
@@ -330,6 +331,15 @@ HangCase nestedEp()
     return c;
 }
 
+// pg_config's "ranks" as FlightRecorder.cpp's ranks_str writes it: "[0, 1, 2]".
+std::string ranksText(const std::vector<int64_t> &ranks)
+{
+    std::string t = "[";
+    for (size_t k = 0; k < ranks.size(); ++k)
+        t += (k ? ", " : "") + std::to_string(ranks[k]);
+    return t + "]";
+}
+
 nlohmann::json entryJson(const FrEntry &e)
 {
     using nlohmann::json;
@@ -391,6 +401,25 @@ HangCase generateHangScale(int ranks, int entriesPerRank)
     // last op is forced to TP. The window is the ring buffer's tail of a longer run.
     const int64_t worldBase = 10000, tpBase = 30000;
     int64_t tpLastSeq = -1;
+    // Python stacks as the recorder captures them (innermost first), 14 frames each.
+    std::vector<std::string> tpStack = {
+        "all_reduce (torch/distributed/distributed_c10d.py:2806)",
+        "wrapper (torch/distributed/c10d_logger.py:81)",
+        "reduce_from_tensor_model_parallel_region (megatron/core/tensor_parallel/mappings.py:428)",
+        "forward (megatron/core/tensor_parallel/layers.py:1021)",
+        "_call_impl (torch/nn/modules/module.py:1750)",
+        "_wrapped_call_impl (torch/nn/modules/module.py:1739)",
+        "forward (megatron/core/transformer/attention.py:530)",
+        "_call_impl (torch/nn/modules/module.py:1750)",
+        "_wrapped_call_impl (torch/nn/modules/module.py:1739)",
+        "forward (megatron/core/transformer/transformer_layer.py:371)",
+        "forward (megatron/core/transformer/transformer_block.py:545)",
+        "forward (megatron/core/models/gpt/gpt_model.py:264)",
+        "forward_step (pretrain_gpt.py:205)",
+        "train_step (megatron/training/training.py:1120)"};
+    std::vector<std::string> worldStack = tpStack;
+    worldStack[2] = "all_reduce_gradients (megatron/core/distributed/distributed_data_parallel.py:389)";
+    worldStack[3] = "finalize_model_grads (megatron/core/distributed/finalize_model_grads.py:250)";
     c.dumps.resize(size_t(ranks));
     for (int64_t r = 0; r < ranks; ++r) {
         FrDump &d = c.dumps[size_t(r)];
@@ -398,7 +427,8 @@ HangCase generateHangScale(int ranks, int entriesPerRank)
         d.rank = r;
         d.json = true;
         d.path = "rank" + std::to_string(r) + ".json";
-        d.pgConfig = groups;
+        // A rank records only the groups it is a member of (ProcessGroupNCCL's constructor).
+        d.pgConfig = {groups[0], groups[size_t(1 + r / 8)]};
         const std::string tp = std::to_string(1 + r / 8);
         const bool culpritGroup = r / 8 == culprit / 8;
         const int n = r == culprit ? entriesPerRank - 1 : entriesPerRank;
@@ -423,6 +453,7 @@ HangCase generateHangScale(int ranks, int entriesPerRank)
             e.timeCreatedNs = kBaseNs + int64_t(k) * 1'000'000 + r;
             e.timeDiscoveredStartedNs = e.timeCreatedNs + 1000;
             e.timeoutMs = 600000;
+            e.frames = world ? worldStack : tpStack;
             const bool stuck = culpritGroup && k == entriesPerRank - 1;
             e.state = stuck ? "started" : "completed";
             if (!stuck) {
@@ -449,7 +480,7 @@ HangCase generateHangScale(int ranks, int entriesPerRank)
     return c;
 }
 
-bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &error)
+bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &error, HangDumpFormat format)
 {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
@@ -460,7 +491,7 @@ bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &erro
     for (const FrDump &d : c.dumps) {
         nlohmann::json pgConfig = nlohmann::json::object(), pgStatus = nlohmann::json::object();
         for (const auto &g : d.pgConfig)
-            pgConfig[g.name] = {{"name", g.name}, {"desc", g.desc}, {"ranks", g.ranks}};
+            pgConfig[g.name] = {{"name", g.name}, {"desc", g.desc}, {"ranks", ranksText(g.ranks)}};
         for (const auto &s : d.pgStatus)
             pgStatus[s.name] = {{"last_enqueued_collective", s.lastEnqueued},
                                 {"last_started_collective", s.lastStarted},
@@ -473,9 +504,13 @@ bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &erro
                               {"pg_config", pgConfig},
                               {"pg_status", pgStatus},
                               {"entries", entries}};
-        const std::string path = dir + "/rank" + std::to_string(d.rank.value_or(-1)) + ".json";
+        const bool pickle = format == HangDumpFormat::Pickle;
+        if (!pickle)
+            for (auto &e : doc["entries"])
+                e.erase("frames"); // dump_json writes no stacks
+        const std::string path = dir + "/rank" + std::to_string(d.rank.value_or(-1)) + (pickle ? "" : ".json");
         std::ofstream f(path, std::ios::binary);
-        f << doc.dump();
+        f << (pickle ? toTorchPickle(doc) : doc.dump());
         if (!f) {
             error = path + ": cannot write";
             return false;

@@ -59,7 +59,7 @@ struct Converter {
             out = int64_t(v->f);
             return true;
         case K::String: { // the JSON form writes pg_status's numbers as strings
-            const std::string &s = v->s;
+            const std::string_view s = v->s;
             if (s.empty() || s.size() > 20)
                 return false;
             size_t k = s[0] == '-' ? 1 : 0;
@@ -165,7 +165,7 @@ struct Converter {
         }
         if (v->kind != K::String)
             return;
-        const std::string &s = v->s;
+        const std::string_view s = v->s;
         for (size_t k = 0; k < s.size();) {
             if (s[k] >= '0' && s[k] <= '9') {
                 int64_t r = 0;

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,7 +27,7 @@ struct FrValue {
     bool b = false;
     int64_t i = 0;
     double f = 0;
-    std::string s;                        // String (UTF-8 as written) and Bytes
+    std::string_view s;                   // String (UTF-8 as written) and Bytes: into the input or FrTree::text
     std::vector<const FrValue *> items;   // List, Tuple, Set; Dict: key, value, key, value...
     uint32_t depth = 1;                   // nesting below and including this value (as built)
 
@@ -37,9 +38,19 @@ struct FrValue {
 };
 
 // Owns every value (flat, so freeing a deep or self-referencing tree never recurses).
+// Strings point into the parsed input where they are stored as-is (pickle), else into
+// `text` or what `keep` holds (the JSON parser's string buffer): the input must outlive
+// the tree.
 struct FrTree {
     std::deque<FrValue> arena;
+    std::deque<std::string> text;
+    std::shared_ptr<void> keep;
     const FrValue *root = nullptr;
+    std::string_view own(std::string s)
+    {
+        text.push_back(std::move(s));
+        return text.back();
+    }
     FrValue *make(FrValue::Kind kind)
     {
         arena.emplace_back();
