@@ -4,6 +4,8 @@
 #include "diff/comparewindow.h"
 #include "document/jobdocument.h"
 #include "document/pairdocument.h"
+#include "hang/hangfolder.h"
+#include "hang/hangwindow.h"
 #include "openpairdialog.h"
 #include "panels/aggregatepanel.h"
 #include "panels/collectivespanel.h"
@@ -302,7 +304,52 @@ void MainWindow::openRequest(AnalysisRequest request)
 
 void MainWindow::openJob(const QString &dir)
 {
+    // Reads a few bytes per file until the first dump; a folder of traces only opens as before.
+    if (QFileInfo(dir).isDir() && folderHasFlightRecorderDumps(dir.toStdString())) {
+        openHang(dir);
+        return;
+    }
     m_job->open(dir, m_template);
+}
+
+HangWindow *MainWindow::openHang(const QString &dir)
+{
+    auto *window = new HangWindow(this);
+    window->setWindowFlag(Qt::Window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    connect(window, &HangWindow::timelineRequested, this, &MainWindow::openJobTimeline);
+    m_hang = window;
+    m_statusLabel->setText(tr("%1 holds flight recorder dumps: opened in the hang view.").arg(dir));
+    window->open(dir);
+    window->show();
+    return window;
+}
+
+HangWindow *MainWindow::hangWindow() const
+{
+    return m_hang;
+}
+
+void MainWindow::openJobTimeline(const QString &dir)
+{
+    m_job->open(dir, m_template); // not openJob: the folder holds dumps too
+    // Once the job is analysed, its last step (the one the hang cut short, or the last recorded).
+    auto *once = new QObject(this);
+    connect(m_job, &JobDocument::jobChanged, once, [this, once] {
+        if (!m_job->data() || once->property("done").toBool())
+            return;
+        once->setProperty("done", true);
+        once->deleteLater();
+        const auto steps = m_job->steps();
+        if (!steps.empty())
+            showJobStep(steps.back());
+    });
+    connect(m_job, &Document::loadFinished, once, [once](bool ok) {
+        if (!ok)
+            once->deleteLater();
+    });
+    raise();
+    activateWindow();
 }
 
 void MainWindow::reload()

@@ -13,6 +13,7 @@
 #include "timeline/jobtimeline.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 
 #include <map>
@@ -33,6 +34,7 @@ class CriticalPathPanel;
 class DetailsPanel;
 class DiagnosticsPanel;
 class Document;
+class HangWindow;
 class JobDocument;
 class PairDocument;
 class SearchPanel;
@@ -67,7 +69,15 @@ public:
     void openRequest(AnalysisRequest request);
     void openSample();
     // Opens a job: a folder of ranks (discovery as `--batch --job DIR`), every rank on one timeline.
+    // A folder holding NCCL flight recorder dumps opens the hang view instead (openHang).
     void openJob(const QString &dir);
+    // The hang view of a folder of flight recorder dumps (ui/hang), a window of its own; returns it.
+    HangWindow *openHang(const QString &dir);
+    // The last hang view opened (null: none, or closed).
+    HangWindow *hangWindow() const;
+    // Opens `dir` as a job even though it holds dumps, then shows its last ProfilerStep
+    // (the hang view's "Open the job timeline").
+    void openJobTimeline(const QString &dir);
     void setSamplePair(const QString &host, const QString &device);
     // File > Open pair... (the desktop entry's "Open Trace Pair" action starts here).
     void showOpenDialog();
@@ -163,6 +173,7 @@ private:
     PairDocument *m_pair;
     JobDocument *m_job;
     Document *m_active = nullptr;
+    QPointer<HangWindow> m_hang;
 
     QDockWidget *m_detailsDock = nullptr, *m_cpDock = nullptr, *m_searchDock = nullptr, *m_diagDock = nullptr;
     QDockWidget *m_whatIfDock = nullptr, *m_syncDock = nullptr, *m_areaDock = nullptr;
