@@ -54,7 +54,9 @@ int runBatchHang(const CliArgs &args)
 
     HangFolder folder;
     std::string error;
-    if (!readHangFolder(dir, folder, error)) {
+    HangFolderOptions options;
+    options.frames = false; // the report names no frame
+    if (!readHangFolder(dir, folder, error, options)) {
         std::cerr << "syncscope: error: " << error << "\n";
         return ExitBadInput;
     }

@@ -491,7 +491,7 @@ bool writeHangDumps(const HangCase &c, const std::string &dir, std::string &erro
     for (const FrDump &d : c.dumps) {
         nlohmann::json pgConfig = nlohmann::json::object(), pgStatus = nlohmann::json::object();
         for (const auto &g : d.pgConfig)
-            pgConfig[g.name] = {{"name", g.name}, {"desc", g.desc}, {"ranks", ranksText(g.ranks)}};
+            pgConfig[g.name] = {{"name", g.name}, {"desc", g.desc}, {"ranks", ranksText(g.ranks.get())}};
         for (const auto &s : d.pgStatus)
             pgStatus[s.name] = {{"last_enqueued_collective", s.lastEnqueued},
                                 {"last_started_collective", s.lastStarted},

@@ -17,6 +17,24 @@
 
 namespace syncscope {
 
+FrRanks FrRanksCache::get(std::string_view text, const std::function<std::vector<int64_t>()> &parse)
+{
+    {
+        std::lock_guard<std::mutex> lock(m_lock);
+        if (const auto it = m_lists.find(std::string(text)); it != m_lists.end())
+            return FrRanks(it->second);
+    }
+    auto list = std::make_shared<const std::vector<int64_t>>(parse());
+    std::lock_guard<std::mutex> lock(m_lock);
+    if (m_bytes + text.size() <= kMaxBytes) {
+        const auto [it, added] = m_lists.emplace(std::string(text), list);
+        if (added)
+            m_bytes += text.size();
+        return FrRanks(it->second);
+    }
+    return FrRanks(list);
+}
+
 namespace {
 
 using K = FrValue::Kind;
@@ -27,6 +45,8 @@ struct Converter {
     size_t budget;
     size_t used = 0;
     bool json = false;
+    bool withFrames = true;
+    FrRanksCache *cache = nullptr;
     bool over = false;
 
     // A dict lookup scans the dict: charged by its size, so a huge dict shared by
@@ -148,8 +168,24 @@ struct Converter {
             out.push_back(std::move(dims));
         }
     }
-    // "[0, 1]" (ranks_str), "0,1", or a list of ints.
-    void ranks(const FrValue *v, std::vector<int64_t> &out)
+    // "[0, 1]" (ranks_str), "0,1", or a list of ints; long texts through the cache.
+    void ranks(const FrValue *v, FrRanks &out)
+    {
+        if (v && v->kind == K::String && cache && v->s.size() >= 256) {
+            if (!spend(1 + v->s.size() / 4096))
+                return;
+            out = cache->get(v->s, [&] {
+                std::vector<int64_t> r;
+                parseRanks(v, r);
+                return r;
+            });
+            return;
+        }
+        std::vector<int64_t> r;
+        parseRanks(v, r);
+        out = FrRanks(std::move(r));
+    }
+    void parseRanks(const FrValue *v, std::vector<int64_t> &out)
     {
         if (!v)
             return;
@@ -218,7 +254,7 @@ struct Converter {
         setInt(d, "timeout_ms", e.timeoutMs);
         setBool(d, "is_p2p", e.isP2p);
         setBool(d, "retired", e.retired);
-        if (const FrValue *frames = look(d, "frames"); frames && frames->isSequence()) {
+        if (const FrValue *frames = withFrames ? look(d, "frames") : nullptr; frames && frames->isSequence()) {
             for (const FrValue *f : frames->items) {
                 if (!spend() || f->kind != K::Dict)
                     continue;
@@ -343,7 +379,8 @@ bool gunzip(std::string_view in, std::string &out, std::string &error)
 
 } // namespace
 
-bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error)
+bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
+                             const FrReadOptions &options)
 {
     out = FrDump{};
     out.path = name;
@@ -372,7 +409,8 @@ bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, Fr
     size_t first = 0;
     while (first < bytes.size() && (bytes[first] == ' ' || bytes[first] == '\t' || bytes[first] == '\n' || bytes[first] == '\r'))
         ++first;
-    FrTree tree;
+    thread_local FrTree tree; // reused: its values keep their memory from dump to dump
+    tree.reset();
     std::string why;
     if (uint8_t(bytes[0]) == 0x80) {
         if (!frUnpickle(bytes, tree, why))
@@ -388,13 +426,16 @@ bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, Fr
         return refuse("byte 0: the dump is not a dict");
     Converter c{frItemBudget(bytes.size())};
     c.json = out.json;
+    c.withFrames = options.frames;
+    c.cache = options.ranksCache;
+    out.frames = options.frames;
     c.dump(tree.root, out);
     if (c.over)
         return refuse("byte 0: expands to more than " + std::to_string(c.budget) + " values (shared memo entries)");
     return true;
 }
 
-bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &error)
+bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &error, const FrReadOptions &options)
 {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
@@ -412,7 +453,7 @@ bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &e
         error = path + ": byte 0: cannot read";
         return false;
     }
-    return parseFlightRecorderDump(bytes, path, out, error);
+    return parseFlightRecorderDump(bytes, path, out, error, options);
 }
 
 } // namespace syncscope

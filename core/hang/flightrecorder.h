@@ -5,9 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace syncscope {
@@ -34,9 +38,52 @@ struct FrEntry {
     std::vector<std::string> frames; // "name (file:line)", innermost first, where stacks were recorded
 };
 
+// A group's member ranks, immutable and shared: every dump of a job repeats the world
+// group's list (10,000 ranks at 10,000 ranks), so dumps read through one FrRanksCache
+// hold one vector for equal lists, and comparing them is a pointer compare.
+class FrRanks
+{
+public:
+    FrRanks() = default;
+    FrRanks(std::vector<int64_t> ranks) : m_v(std::make_shared<const std::vector<int64_t>>(std::move(ranks))) {}
+    FrRanks(std::initializer_list<int64_t> ranks) : FrRanks(std::vector<int64_t>(ranks)) {}
+    explicit FrRanks(std::shared_ptr<const std::vector<int64_t>> ranks) : m_v(std::move(ranks)) {}
+    const std::vector<int64_t> &get() const { return m_v ? *m_v : none(); }
+    std::vector<int64_t>::const_iterator begin() const { return get().begin(); }
+    std::vector<int64_t>::const_iterator end() const { return get().end(); }
+    size_t size() const { return get().size(); }
+    bool empty() const { return get().empty(); }
+    int64_t operator[](size_t i) const { return get()[i]; }
+    bool operator==(const FrRanks &o) const { return m_v == o.m_v || get() == o.get(); }
+    bool operator==(const std::vector<int64_t> &o) const { return get() == o; }
+
+private:
+    static const std::vector<int64_t> &none()
+    {
+        static const std::vector<int64_t> none;
+        return none;
+    }
+    std::shared_ptr<const std::vector<int64_t>> m_v;
+};
+
 struct FrProcessGroup {
     std::string name, desc;          // pg_config key and its "desc"
-    std::vector<int64_t> ranks;      // global ranks, as written
+    FrRanks ranks;                   // global ranks, as written
+};
+
+// Member lists already read, by their text ("[0, 1, ...]"), shared by the readers of a
+// folder (thread-safe). Bounded: past kMaxBytes of text, lists are read, not shared.
+class FrRanksCache
+{
+public:
+    static constexpr size_t kMaxBytes = size_t(64) << 20;
+    // The list for `text` if seen, else parses it with `parse` and keeps it.
+    FrRanks get(std::string_view text, const std::function<std::vector<int64_t>()> &parse);
+
+private:
+    std::mutex m_lock;
+    std::unordered_map<std::string, std::shared_ptr<const std::vector<int64_t>>> m_lists;
+    size_t m_bytes = 0;
 };
 
 struct FrGroupStatus {
@@ -52,6 +99,7 @@ struct FrDump {
     std::vector<FrGroupStatus> pgStatus;
     std::vector<FrEntry> entries;    // in record order
     bool json = false;               // read from the JSON form (else a pickle)
+    bool frames = true;              // frames were read (FrReadOptions::frames)
 };
 
 // Bounds (hostile dumps): nesting, total items, one string's or container's length.
@@ -62,8 +110,16 @@ constexpr size_t kFrMaxDumpBytes = size_t(1) << 32;
 // Reads one dump, pickle (protocols 2-5, builtin types only: never a global, REDUCE, BUILD,
 // INST, OBJ or an extension code) or JSON, decompressed when gzipped. False with `error`
 // naming the file and the byte offset of the problem.
-bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &error);
+struct FrReadOptions {
+    // The entries' stack frames: only a view of one rank shows them, and at 10,000 ranks
+    // they are most of the memory; readers of whole folders leave them out and read one
+    // rank again when its frames are wanted.
+    bool frames = true;
+    FrRanksCache *ranksCache = nullptr; // share equal member lists across dumps
+};
+bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &error, const FrReadOptions &options = {});
 // The same on bytes already read; `name` is what errors call the input.
-bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error);
+bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
+                             const FrReadOptions &options = {});
 
 } // namespace syncscope

@@ -27,6 +27,35 @@ const FrValue *FrValue::get(std::string_view key) const
     return nullptr;
 }
 
+FrValue *FrTree::make(FrValue::Kind kind)
+{
+    if (m_used == m_blocks.size() * kBlock)
+        m_blocks.push_back(std::make_unique<FrValue[]>(kBlock));
+    FrValue &v = m_blocks[m_used / kBlock][m_used % kBlock];
+    ++m_used;
+    v.kind = kind;
+    v.b = false;
+    v.i = 0;
+    v.f = 0;
+    v.s = {};
+    v.items.clear();
+    v.depth = 1;
+    return &v;
+}
+
+void FrTree::reset()
+{
+    root = nullptr;
+    text.clear();
+    m_used = 0;
+    if (m_blocks.size() * kBlock > kKeepValues)
+        m_blocks.resize(kKeepValues / kBlock); // a huge dump's values are not kept for ever
+    for (auto &block : m_blocks) // a huge list's capacity neither
+        for (size_t k = 0; k < kBlock; ++k)
+            if (block[k].items.capacity() > 4096)
+                std::vector<const FrValue *>().swap(block[k].items);
+}
+
 size_t frItemBudget(size_t inputBytes)
 {
     const size_t bytes = std::min(inputBytes, kFrMaxItems);
@@ -119,7 +148,12 @@ private:
     bool m_stopped = false;
     std::vector<const FrValue *> m_stack;
     std::vector<size_t> m_marks;
+    // Memo indices are dense from 0 as picklers write them: a vector, with a map for
+    // the sparse ones a hostile pickle may use.
+    static constexpr uint64_t kDenseMemo = uint64_t(1) << 20;
+    std::vector<const FrValue *> m_memoDense;
     std::unordered_map<uint64_t, const FrValue *> m_memo;
+    size_t m_memoSize = 0;
     std::string m_err;
     size_t m_errAt = 0;
 
@@ -270,17 +304,31 @@ private:
     {
         if (m_stack.empty())
             return err(at, "memo put on an empty stack");
-        if (m_memo.size() >= m_budget && !m_memo.count(index))
+        const bool known = index < kDenseMemo ? index < m_memoDense.size() && m_memoDense[index] : m_memo.count(index) > 0;
+        if (!known && m_memoSize >= m_budget)
             return err(at, "memo larger than " + std::to_string(m_budget) + " entries");
-        m_memo[index] = m_stack.back();
+        m_memoSize += known ? 0 : 1;
+        if (index < kDenseMemo) {
+            if (index >= m_memoDense.size())
+                m_memoDense.resize(std::max<size_t>(size_t(index) + 1, m_memoDense.size() * 2), nullptr);
+            m_memoDense[index] = m_stack.back();
+        } else {
+            m_memo[index] = m_stack.back();
+        }
         return true;
     }
     bool memoGet(uint64_t index, size_t at)
     {
-        const auto it = m_memo.find(index);
-        if (it == m_memo.end())
+        const FrValue *v = nullptr;
+        if (index < kDenseMemo) {
+            if (index < m_memoDense.size())
+                v = m_memoDense[index];
+        } else if (const auto it = m_memo.find(index); it != m_memo.end()) {
+            v = it->second;
+        }
+        if (!v)
             return err(at, "memo entry " + std::to_string(index) + " was never stored");
-        return push(it->second, at);
+        return push(v, at);
     }
     bool parseDecimal(std::string_view text, size_t at, int64_t &v)
     {
@@ -593,7 +641,7 @@ private:
                 return false;
             return memoPut(readLe(4), at);
         case 0x94: // MEMOIZE
-            return memoPut(m_memo.size(), at);
+            return memoPut(m_memoSize, at);
         case 'g': {
             std::string_view line;
             int64_t v;
@@ -782,11 +830,11 @@ bool frParseJson(std::string_view bytes, FrTree &tree, std::string &error)
         return false;
     // simdjson first (several times faster, strings stay in its buffer); nlohmann only
     // to say where a document it refused is wrong.
-    auto parser = std::make_shared<simdjson::dom::parser>();
+    // One parser per thread: its buffers are reused from dump to dump.
+    thread_local simdjson::dom::parser parser;
     const simdjson::padded_string padded(bytes.data(), bytes.size());
     simdjson::dom::element root;
-    if (!parser->parse(padded).get(root)) {
-        tree.keep = parser;
+    if (!parser.parse(padded).get(root)) {
         tree.root = fromSimdjson(root, tree);
         return true;
     }

@@ -38,25 +38,29 @@ struct FrValue {
 };
 
 // Owns every value (flat, so freeing a deep or self-referencing tree never recurses).
-// Strings point into the parsed input where they are stored as-is (pickle), else into
-// `text` or what `keep` holds (the JSON parser's string buffer): the input must outlive
-// the tree.
+// Strings point into the parsed input where they are stored as-is (pickle), into the
+// JSON parser's buffer (valid until the thread's next frParseJson), or into `text`: the
+// input must outlive the tree. reset() keeps the values' memory (and their item lists'
+// capacity) for the next dump, so a reader of many dumps hardly allocates.
 struct FrTree {
-    std::deque<FrValue> arena;
-    std::deque<std::string> text;
-    std::shared_ptr<void> keep;
     const FrValue *root = nullptr;
+    std::deque<std::string> text;
+
+    FrValue *make(FrValue::Kind kind);
     std::string_view own(std::string s)
     {
         text.push_back(std::move(s));
         return text.back();
     }
-    FrValue *make(FrValue::Kind kind)
-    {
-        arena.emplace_back();
-        arena.back().kind = kind;
-        return &arena.back();
-    }
+    // Forgets every value; keeps up to kKeepValues of them allocated.
+    void reset();
+    size_t size() const { return m_used; }
+
+private:
+    static constexpr size_t kBlock = 4096;
+    static constexpr size_t kKeepValues = size_t(1) << 18;
+    std::vector<std::unique_ptr<FrValue[]>> m_blocks;
+    size_t m_used = 0;
 };
 
 // Most values (and stack pushes) one input may make: a bound proportional to its size.
@@ -66,7 +70,8 @@ size_t frItemBudget(size_t inputBytes);
 // of `bytes`) for a refused opcode, a truncation, a bound exceeded or malformed data.
 bool frUnpickle(std::string_view bytes, FrTree &tree, std::string &error);
 
-// Parses JSON text into `tree` (objects -> Dict, arrays -> List). Same error form.
+// Parses JSON text into `tree` (objects -> Dict, arrays -> List). Same error form. Its
+// strings stay valid until the calling thread parses JSON again.
 bool frParseJson(std::string_view bytes, FrTree &tree, std::string &error);
 
 } // namespace syncscope

@@ -294,7 +294,7 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
             if (g.firstConfig && *g.firstConfig == pg.ranks)
                 continue; // every rank writes the same config: merge each one once
             if (!g.firstConfig)
-                g.firstConfig = &pg.ranks;
+                g.firstConfig = &pg.ranks.get();
             for (int64_t r : pg.ranks)
                 g.member(r);
         }

@@ -130,6 +130,7 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
         std::string error;
     };
     std::vector<Loaded> loaded(files.size());
+    FrRanksCache ranksCache;
     {
         std::atomic<size_t> next{0}, done{0};
         std::mutex progressLock;
@@ -139,7 +140,7 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
                 Loaded &l = loaded[i];
                 l.kind = sniff(files[i]);
                 if (l.kind == Sniff::Dump)
-                    l.ok = readFlightRecorderDump(files[i], l.dump, l.error);
+                    l.ok = readFlightRecorderDump(files[i], l.dump, l.error, FrReadOptions{options.frames, &ranksCache});
                 const size_t d = done.fetch_add(1) + 1;
                 if (options.progress) {
                     std::lock_guard<std::mutex> lock(progressLock);
@@ -218,9 +219,12 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
     constexpr int64_t kBitmapRanks = int64_t(1) << 24;
     std::vector<uint8_t> isMember;
     std::set<int64_t> members, farMembers;
+    std::set<const std::vector<int64_t> *> seenLists;
     for (const auto &d : folder.dumps) {
         folder.worldSize = std::max(folder.worldSize, *d.rank + 1);
-        for (const auto &pg : d.pgConfig)
+        for (const auto &pg : d.pgConfig) {
+            if (!seenLists.insert(&pg.ranks.get()).second)
+                continue; // a list shared through the cache: marked already
             for (int64_t r : pg.ranks) {
                 if (r < 0)
                     continue;
@@ -232,6 +236,7 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
                     isMember.resize(size_t(r) + 1, 0);
                 isMember[size_t(r)] = 1;
             }
+        }
     }
     for (size_t r = 0; r < isMember.size(); ++r)
         if (isMember[r])

@@ -50,6 +50,7 @@ struct HangFolderOptions {
     std::function<void(size_t, size_t)> progress;
     const std::atomic<bool> *cancel = nullptr;
     unsigned threads = 0;                // 0: every core
+    bool frames = true;                  // FrReadOptions::frames (false: read a rank again for them)
 };
 
 // False when `dir` is not a readable folder (error says why); true otherwise, even when

@@ -60,10 +60,10 @@ void checkV25(const FrDump &d, bool json)
     QCOMPARE(d.pgConfig.size(), size_t(2));
     QCOMPARE(d.pgConfig[0].name, std::string("0"));
     QCOMPARE(d.pgConfig[0].desc, std::string("default_pg"));
-    QCOMPARE(d.pgConfig[0].ranks, (std::vector<int64_t>{0, 1})); // "[0, 1]", as torch writes it
+    QCOMPARE(d.pgConfig[0].ranks.get(), (std::vector<int64_t>{0, 1})); // "[0, 1]", as torch writes it
     QCOMPARE(d.pgConfig[1].name, std::string("1"));
     QCOMPARE(d.pgConfig[1].desc, std::string("EXPERT_MODEL_PARALLEL_GROUP"));
-    QCOMPARE(d.pgConfig[1].ranks, (std::vector<int64_t>{0, 1, 2, 3})); // a list
+    QCOMPARE(d.pgConfig[1].ranks.get(), (std::vector<int64_t>{0, 1, 2, 3})); // a list
 
     QCOMPARE(d.pgStatus.size(), size_t(1));
     QCOMPARE(d.pgStatus[0].name, std::string("0"));
@@ -164,7 +164,7 @@ private slots:
         QCOMPARE(d.version, std::string("2.0"));
         QVERIFY(!d.rank.has_value());
         QCOMPARE(d.pgConfig.size(), size_t(1));
-        QCOMPARE(d.pgConfig[0].ranks, (std::vector<int64_t>{0, 1}));
+        QCOMPARE(d.pgConfig[0].ranks.get(), (std::vector<int64_t>{0, 1}));
         QVERIFY(d.pgStatus.empty());
         QCOMPARE(d.entries.size(), size_t(1));
         const FrEntry &e = d.entries[0];

@@ -392,7 +392,7 @@ void TestHangAnalysis::throughTheReader()
             for (const FrProcessGroup &g : r.pgConfig) { // written as a JSON object: sorted by name
                 const auto w = std::find_if(d.pgConfig.begin(), d.pgConfig.end(), [&](const FrProcessGroup &x) { return x.name == g.name; });
                 QVERIFY(w != d.pgConfig.end());
-                QCOMPARE(g.ranks, w->ranks);
+                QCOMPARE(g.ranks.get(), w->ranks.get());
             }
             for (size_t k = 0; k < r.entries.size(); ++k) {
                 QCOMPARE(r.entries[k].profilingName, d.entries[k].profilingName);
