@@ -21,7 +21,7 @@ FrRanks FrRanksCache::get(std::string_view text, const std::function<std::vector
 {
     {
         std::lock_guard<std::mutex> lock(m_lock);
-        if (const auto it = m_lists.find(std::string(text)); it != m_lists.end())
+        if (const auto it = m_lists.find(text); it != m_lists.end())
             return FrRanks(it->second);
     }
     auto list = std::make_shared<const std::vector<int64_t>>(parse());
@@ -315,6 +315,7 @@ struct Converter {
             }
         }
         if (const FrValue *es = look(root, "entries"); es && es->isSequence()) {
+            out.entries.reserve(std::min<size_t>(es->items.size(), budget / 64));
             for (const FrValue *d : es->items) {
                 if (!spend(4))
                     break;
@@ -448,12 +449,16 @@ bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &e
         return false;
     }
     std::ifstream in(path, std::ios::binary);
-    std::string bytes(size_t(size), '\0');
-    if (!in || !in.read(bytes.data(), std::streamsize(size))) {
+    // One buffer per thread, reused by the dumps of a folder (at most 64 MiB kept).
+    thread_local std::string bytes;
+    bytes.resize(size_t(size));
+    const bool ok = in && in.read(bytes.data(), std::streamsize(size));
+    const bool parsed = ok && parseFlightRecorderDump(std::string_view(bytes.data(), size_t(size)), path, out, error, options);
+    if (bytes.capacity() > (size_t(64) << 20))
+        std::string().swap(bytes);
+    if (!ok)
         error = path + ": byte 0: cannot read";
-        return false;
-    }
-    return parseFlightRecorderDump(bytes, path, out, error, options);
+    return parsed;
 }
 
 } // namespace syncscope

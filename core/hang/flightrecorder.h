@@ -82,7 +82,12 @@ public:
 
 private:
     std::mutex m_lock;
-    std::unordered_map<std::string, std::shared_ptr<const std::vector<int64_t>>> m_lists;
+    struct TextHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    // Looked up by the text in the dump, not a copy of it (the world's list is 50 KB).
+    std::unordered_map<std::string, std::shared_ptr<const std::vector<int64_t>>, TextHash, std::equal_to<>> m_lists;
     size_t m_bytes = 0;
 };
 
