@@ -9,6 +9,7 @@
 #include "tracegen.h"
 
 #include <QCheckBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -38,6 +39,7 @@ private Q_SLOTS:
     void clickingSelectsRankGroupAndEntries();
     void framesOfTheSelectedEntry();
     void onlyGroupsWithAFinding();
+    void zoomedOutTenThousandRanksShowsTheCulprit();
     void timelineJumpNeedsTraces();
     void cancelLeavesWindowUsable();
     void kinetoOnlyFolderStillOpensJob();
@@ -163,6 +165,11 @@ void TestHangView::gridCellsFollowTheData()
     const QPoint p = h->grid()->cellCenter(row, 5);
     QCOMPARE(QColor(img.pixel(p)), hangCellColor(HangCellState::Never));
     QVERIFY(h->grid()->cellCenter(row, 4).x() < p.x());
+    const QString tip = h->cellToolTip(row, 5);
+    QVERIFY2(tip.startsWith(QStringLiteral("rank 5 \u00b7 pg 0 default_pg")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("last enqueued / started / completed seq: 6 / 6 / 6")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("never entered nccl:all_reduce seq 7 (missing, root cause)")), qPrintable(tip));
+    QVERIFY(h->cellToolTip(row, 0).contains(QStringLiteral("waits in nccl:all_reduce seq 7")));
 
     HangWindow *n = openHang(writeCase("nested_ep"));
     QVERIFY(n && n != h);
@@ -258,6 +265,45 @@ void TestHangView::onlyGroupsWithAFinding()
     QCOMPARE(h->grid()->selectedRow(), 0);
     h->onlyFindingsBox()->setChecked(false);
     QCOMPARE(h->grid()->grid()->rows.size(), size_t(17));
+}
+
+// 10,000 ranks x 1,251 groups (TP groups of 8 and the world): one rank never enters its TP
+// group's last all_reduce. Fitted into ~1,000 px, each pixel covers ~10 ranks and still shows
+// the culprit's "never" (the most alarming cell wins), with the root's outline around it.
+void TestHangView::zoomedOutTenThousandRanksShowsTheCulprit()
+{
+    const tracegen::HangCase c = tracegen::generateHangScale(10000, 8);
+    const HangAnalysis a = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    QElapsedTimer timer;
+    timer.start();
+    auto grid = buildHangGrid(a, c.worldSize, false);
+    const qint64 buildMs = timer.elapsed();
+    QCOMPARE(grid->rows.size(), size_t(1251));
+    QCOMPARE(grid->ranks, int64_t(10000));
+    const int64_t culprit = c.expected.front().missing.front();
+    const int row = grid->rowOfGroup(a, c.expected.front().pgName);
+    QCOMPARE(row, 0);
+    QCOMPARE(grid->at(row, culprit), HangCellState::Never);
+    HangGridView view;
+    view.resize(1000, 600);
+    view.setGrid(grid);
+    timer.restart();
+    view.grab();
+    const qint64 paintMs = timer.elapsed();
+    qInfo("10,000 x 1,251 cells: grid built in %lld ms, painted (fitted) in %lld ms", buildMs, paintMs);
+    const QImage &img = view.renderedImage();
+    const QPoint p = view.cellCenter(row, culprit);
+    QCOMPARE(QColor(img.pixel(p.x(), 0)), hangCellColor(HangCellState::Never));
+    const QRgb never = hangCellColor(HangCellState::Never).rgb();
+    for (int y = 0; y < img.height(); ++y) // and nowhere else
+        for (int x = 0; x < img.width(); ++x)
+            if (img.pixel(x, y) == never && (std::abs(x - p.x()) > 1 || y > 1))
+                QFAIL(qPrintable(QStringLiteral("never at %1,%2").arg(x).arg(y)));
+    int row0 = -1;
+    int64_t rank = -1;
+    QVERIFY(view.cellAt(QPointF(p.x(), 0), row0, rank));
+    QCOMPARE(row0, row);
+    QVERIFY(std::abs(rank - culprit) < 11);
 }
 
 void TestHangView::timelineJumpNeedsTraces()

@@ -100,7 +100,7 @@ HangWindow::HangWindow(QWidget *parent)
     m_summary->setFont(bold);
     m_suspects->setModel(m_suspectsModel);
     m_entries->setModel(m_entriesModel);
-    m_grid->setToolTipProvider([this](int row, int64_t rank) { return cellTip(row, rank); });
+    m_grid->setToolTipProvider([this](int row, int64_t rank) { return cellToolTip(row, rank); });
 
     auto *central = new QWidget(this);
     auto *v = new QVBoxLayout(central);
@@ -398,7 +398,7 @@ void HangWindow::showFrames()
         m_frames->addItem(QString::fromStdString(f));
 }
 
-QString HangWindow::cellTip(int row, int64_t rank) const
+QString HangWindow::cellToolTip(int row, int64_t rank) const
 {
     if (!m_analysis || !m_shownGrid || row < 0 || size_t(row) >= m_shownGrid->rows.size())
         return {};

@@ -59,6 +59,9 @@ public:
     void selectCell(int row, int64_t rank);
     // Only the groups with a finding in the grid.
     void setOnlyFindings(bool on);
+    // What hovering a grid cell shows: rank, group, state, last enqueued/started/completed seq
+    // and its part in each finding of the group.
+    QString cellToolTip(int row, int64_t rank) const;
 
     HangGridView *grid() const { return m_grid; }
     QTableView *suspectsTable() const { return m_suspects; }
@@ -85,7 +88,6 @@ private:
     void setBusy(bool busy);
     void showRank(int64_t rank, const std::string &pgName, const HangSuspect *suspect);
     void showFrames();
-    QString cellTip(int row, int64_t rank) const;
     const HangSuspect *suspectOfGroup(const std::string &pgName, int *index = nullptr) const;
 
     QString m_dir;
