@@ -162,9 +162,12 @@ void TestHangView::gridCellsFollowTheData()
     // The painted grid shows the culprit's colour (8 ranks fill the width).
     h->grid()->grab();
     const QImage &img = h->grid()->renderedImage();
+    const QPoint origin = h->grid()->cellsRect().topLeft();
     const QPoint p = h->grid()->cellCenter(row, 5);
-    QCOMPARE(QColor(img.pixel(p)), hangCellColor(HangCellState::Never));
+    QCOMPARE(QColor(img.pixel(p - origin)), hangCellColor(HangCellState::Never));
     QVERIFY(h->grid()->cellCenter(row, 4).x() < p.x());
+    // The cells fill the width: the last rank (waiting) at the right edge.
+    QCOMPARE(QColor(img.pixel(img.width() - 2, p.y() - origin.y())), hangCellColor(HangCellState::Started));
     const QString tip = h->cellToolTip(row, 5);
     QVERIFY2(tip.startsWith(QStringLiteral("rank 5 \u00b7 pg 0 default_pg")), qPrintable(tip));
     QVERIFY2(tip.contains(QStringLiteral("last enqueued / started / completed seq: 6 / 6 / 6")), qPrintable(tip));
@@ -179,6 +182,7 @@ void TestHangView::gridCellsFollowTheData()
     QCOMPARE(ng.at(ep, 12), HangCellState::Never);
     QCOMPARE(ng.at(ep, 8), HangCellState::Started);
     QCOMPARE(ng.at(ep, 0), HangCellState::NotMember);
+    QCOMPARE(ng.at(ng.rowOfGroup(*n->analysis(), "0"), 3), HangCellState::Idle); // default_pg: nobody used it
     QVERIFY(!ng.outlines.empty() && ng.outlines.back().root && ng.outlines.back().row == ep);
 }
 
@@ -292,7 +296,8 @@ void TestHangView::zoomedOutTenThousandRanksShowsTheCulprit()
     const qint64 paintMs = timer.elapsed();
     qInfo("10,000 x 1,251 cells: grid built in %lld ms, painted (fitted) in %lld ms", buildMs, paintMs);
     const QImage &img = view.renderedImage();
-    const QPoint p = view.cellCenter(row, culprit);
+    const QPoint origin = view.cellsRect().topLeft();
+    const QPoint p = view.cellCenter(row, culprit) - origin;
     QCOMPARE(QColor(img.pixel(p.x(), 0)), hangCellColor(HangCellState::Never));
     const QRgb never = hangCellColor(HangCellState::Never).rgb();
     for (int y = 0; y < img.height(); ++y) // and nowhere else
@@ -301,7 +306,7 @@ void TestHangView::zoomedOutTenThousandRanksShowsTheCulprit()
                 QFAIL(qPrintable(QStringLiteral("never at %1,%2").arg(x).arg(y)));
     int row0 = -1;
     int64_t rank = -1;
-    QVERIFY(view.cellAt(QPointF(p.x(), 0), row0, rank));
+    QVERIFY(view.cellAt(QPointF(p + origin), row0, rank));
     QCOMPARE(row0, row);
     QVERIFY(std::abs(rank - culprit) < 11);
 }

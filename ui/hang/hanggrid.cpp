@@ -17,6 +17,7 @@ QColor hangCellColor(HangCellState s)
 {
     switch (s) {
     case HangCellState::NotMember: return QColor(0xee, 0xee, 0xee);
+    case HangCellState::Idle: return QColor(0xcf, 0xd6, 0xe0);
     case HangCellState::Completed: return QColor(0x8c, 0xc8, 0x8c);
     case HangCellState::NoDump: return QColor(0x3a, 0x3a, 0x3a);
     case HangCellState::EmptyDump: return QColor(0x9a, 0x9a, 0x9a);
@@ -32,6 +33,7 @@ QString hangCellName(HangCellState s)
 {
     switch (s) {
     case HangCellState::NotMember: return QObject::tr("not a member");
+    case HangCellState::Idle: return QObject::tr("idle (group unused)");
     case HangCellState::Completed: return QObject::tr("completed");
     case HangCellState::NoDump: return QObject::tr("no dump");
     case HangCellState::EmptyDump: return QObject::tr("empty dump");
@@ -106,9 +108,14 @@ std::shared_ptr<HangGrid> buildHangGrid(const HangAnalysis &a, int64_t worldSize
     for (size_t r = 0; r < g->rows.size(); ++r) {
         rowOf[g->rows[r]] = int(r);
         uint8_t *row = g->cells.data() + r * width;
-        for (const auto &m : a.groups[g->rows[r]].members)
-            if (m.rank >= 0 && m.rank < g->ranks)
-                row[m.rank] = uint8_t(stateOf(m));
+        const auto &members = a.groups[g->rows[r]].members;
+        const bool used = std::any_of(members.begin(), members.end(),
+                                      [](const HangMemberStatus &m) { return m.dump == "ok" && m.state != "never"; });
+        for (const auto &m : members)
+            if (m.rank >= 0 && m.rank < g->ranks) {
+                const HangCellState st = stateOf(m);
+                row[m.rank] = uint8_t(st == HangCellState::Never && !used ? HangCellState::Idle : st);
+            }
     }
     // Consequences first so the roots' outlines are drawn over them.
     for (int pass = 0; pass < 2; ++pass)
@@ -160,8 +167,8 @@ void HangGridView::fitAll()
     m_fitted = true;
     m_x0 = m_y0 = 0;
     if (m_grid && m_grid->ranks > 0 && !m_grid->rows.empty()) {
-        m_cx = double(width()) / double(m_grid->ranks);
-        m_cy = std::min(24.0, double(height()) / double(m_grid->rows.size()));
+        m_cx = double(gw()) / double(m_grid->ranks);
+        m_cy = std::min(24.0, double(gh()) / double(m_grid->rows.size()));
     }
     m_dirty = true;
     update();
@@ -171,10 +178,13 @@ void HangGridView::clampView()
 {
     if (!m_grid)
         return;
-    m_cx = std::clamp(m_cx, std::min(1.0, double(width()) / double(std::max<int64_t>(m_grid->ranks, 1))), 64.0);
-    m_cy = std::clamp(m_cy, std::min(1.0, double(height()) / double(std::max<size_t>(m_grid->rows.size(), 1))), 64.0);
-    const double maxX = std::max(0.0, double(m_grid->ranks) - width() / m_cx);
-    const double maxY = std::max(0.0, double(m_grid->rows.size()) - height() / m_cy);
+    // From "everything fits" (rows at most 24 px then) to 64 px per cell (or the fit, when larger).
+    const double fitX = double(gw()) / double(std::max<int64_t>(m_grid->ranks, 1));
+    const double fitY = double(gh()) / double(std::max<size_t>(m_grid->rows.size(), 1));
+    m_cx = std::clamp(m_cx, fitX, std::max(64.0, fitX));
+    m_cy = std::clamp(m_cy, std::min(24.0, fitY), std::max(64.0, fitY));
+    const double maxX = std::max(0.0, double(m_grid->ranks) - gw() / m_cx);
+    const double maxY = std::max(0.0, double(m_grid->rows.size()) - gh() / m_cy);
     m_x0 = std::clamp(m_x0, 0.0, maxX);
     m_y0 = std::clamp(m_y0, 0.0, maxY);
 }
@@ -190,7 +200,7 @@ void HangGridView::ensureVisible(int row, int64_t rank)
 {
     if (!m_grid)
         return;
-    const double w = width() / m_cx, h = height() / m_cy;
+    const double w = gw() / m_cx, h = gh() / m_cy;
     if (rank >= 0 && (rank < m_x0 || rank + 1 > m_x0 + w))
         m_x0 = double(rank) - w / 2;
     if (row >= 0 && (row < m_y0 || row + 1 > m_y0 + h))
@@ -204,7 +214,9 @@ bool HangGridView::cellAt(QPointF p, int &row, int64_t &rank) const
 {
     if (!m_grid)
         return false;
-    const double x = m_x0 + p.x() / m_cx, y = m_y0 + p.y() / m_cy;
+    const double x = m_x0 + (p.x() - m_left) / m_cx, y = m_y0 + (p.y() - kTop) / m_cy;
+    if (p.x() < m_left || p.y() < kTop)
+        return false;
     if (x < 0 || y < 0 || x >= double(m_grid->ranks) || y >= double(m_grid->rows.size()))
         return false;
     row = int(y);
@@ -214,7 +226,7 @@ bool HangGridView::cellAt(QPointF p, int &row, int64_t &rank) const
 
 QPoint HangGridView::cellCenter(int row, int64_t rank) const
 {
-    return QPoint(int((double(rank) + 0.5 - m_x0) * m_cx), int((double(row) + 0.5 - m_y0) * m_cy));
+    return QPoint(m_left + int((double(rank) + 0.5 - m_x0) * m_cx), kTop + int((double(row) + 0.5 - m_y0) * m_cy));
 }
 
 // Each pixel takes the most alarming state among the cells it covers (a byte max over
@@ -222,7 +234,7 @@ QPoint HangGridView::cellCenter(int row, int64_t rank) const
 void HangGridView::render()
 {
     m_dirty = false;
-    const int W = std::max(1, width()), H = std::max(1, height());
+    const int W = std::max(1, gw()), H = std::max(1, gh());
     m_image = QImage(W, H, QImage::Format_RGB32);
     m_image.fill(palette().color(QPalette::Base));
     if (!m_grid || m_grid->rows.empty() || m_grid->ranks == 0)
@@ -261,9 +273,14 @@ void HangGridView::render()
 
 void HangGridView::paintEvent(QPaintEvent *)
 {
-    if (m_dirty || m_image.size() != size())
+    if (m_dirty || m_image.size() != QSize(std::max(1, gw()), std::max(1, gh())))
         render();
     QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Window));
+    if (m_grid)
+        paintAxes(p);
+    p.translate(m_left, kTop);
+    p.setClipRect(QRect(0, 0, gw(), gh()));
     p.drawImage(0, 0, m_image);
     if (!m_grid)
         return;
@@ -276,7 +293,7 @@ void HangGridView::paintEvent(QPaintEvent *)
             r.adjust(0, -(3 - r.height()) / 2, 0, (3 - r.height()) / 2);
         return r;
     };
-    const QRectF visible = QRectF(rect()).adjusted(-4, -4, 4, 4);
+    const QRectF visible = QRectF(0, 0, gw(), gh()).adjusted(-4, -4, 4, 4);
     for (const auto &o : m_grid->outlines) {
         p.setPen(o.root ? QPen(Qt::black, 2) : QPen(QColor(0x70, 0x20, 0x90), 1, Qt::DashLine));
         p.setBrush(Qt::NoBrush);
@@ -289,13 +306,50 @@ void HangGridView::paintEvent(QPaintEvent *)
     if (m_selRow >= 0 || m_selRank >= 0) {
         QColor mark(0x00, 0x60, 0xff, 60);
         if (m_selRow >= 0)
-            p.fillRect(QRectF(0, (m_selRow - m_y0) * m_cy, width(), std::max(1.0, m_cy)), mark);
+            p.fillRect(QRectF(0, (m_selRow - m_y0) * m_cy, gw(), std::max(1.0, m_cy)), mark);
         if (m_selRank >= 0)
-            p.fillRect(QRectF((double(m_selRank) - m_x0) * m_cx, 0, std::max(1.0, m_cx), height()), mark);
+            p.fillRect(QRectF((double(m_selRank) - m_x0) * m_cx, 0, std::max(1.0, m_cx), gh()), mark);
         if (m_selRow >= 0 && m_selRank >= 0) {
             p.setPen(QPen(QColor(0x00, 0x60, 0xff), 2));
             p.drawRect(rectOf(m_selRow, m_selRank, m_selRank).adjusted(-1, -1, 1, 1));
         }
+    }
+}
+
+void HangGridView::setRowLabels(QStringList labels)
+{
+    m_labels = std::move(labels);
+    m_left = m_labels.isEmpty() ? 0 : std::min(220, fontMetrics().horizontalAdvance(QStringLiteral("pg 0000 ")) + 140);
+    fitAll();
+}
+
+// Group names at the left when rows are tall enough to read; rank numbers along the top.
+void HangGridView::paintAxes(QPainter &p)
+{
+    p.setPen(palette().color(QPalette::WindowText));
+    const QFontMetrics fm = fontMetrics();
+    QFont font = p.font();
+    if (m_cy < fm.height() && m_cy >= 7) { // short rows: a font that fits them
+        font.setPixelSize(std::max(7, int(m_cy)));
+        p.setFont(font);
+    }
+    const QFontMetrics lfm(p.font());
+    if (m_left > 0 && m_cy >= 7) {
+        const int first = int(m_y0), last = std::min<int>(int(m_grid->rows.size()), int(m_y0 + gh() / m_cy) + 1);
+        for (int r = first; r < last && r < m_labels.size(); ++r) {
+            const QRectF box(2, kTop + (r - m_y0) * m_cy, m_left - 4, m_cy);
+            p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft, lfm.elidedText(m_labels[r], Qt::ElideRight, m_left - 4));
+        }
+    }
+    p.setFont(this->font());
+    // A tick every 1, 2 or 5 x 10^k ranks, at least 60 px apart.
+    double step = 1;
+    while (step * m_cx < 60)
+        step *= (QString::number(step).startsWith(QLatin1Char('2')) ? 2.5 : 2);
+    for (double r = std::ceil(m_x0 / step) * step; r < m_x0 + gw() / m_cx; r += step) {
+        const double x = m_left + (r + 0.5 - m_x0) * m_cx;
+        p.drawLine(QPointF(x, kTop - 3), QPointF(x, kTop));
+        p.drawText(QRectF(x - 40, 0, 80, kTop - 3), Qt::AlignCenter, QString::number(qint64(r)));
     }
 }
 
@@ -314,7 +368,7 @@ void HangGridView::wheelEvent(QWheelEvent *e)
     if (!m_grid)
         return;
     const double f = std::pow(1.25, e->angleDelta().y() / 120.0);
-    const QPointF pos = e->position();
+    const QPointF pos = e->position() - QPointF(m_left, kTop);
     const double cx = m_x0 + pos.x() / m_cx, cy = m_y0 + pos.y() / m_cy;
     if (!(e->modifiers() & Qt::ControlModifier))
         m_cx *= f;

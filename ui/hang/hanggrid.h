@@ -10,6 +10,7 @@
 
 #include <QColor>
 #include <QImage>
+#include <QStringList>
 #include <QWidget>
 
 #include <cstdint>
@@ -17,10 +18,13 @@
 #include <memory>
 #include <vector>
 
+class QPainter;
+
 namespace syncscope::ui {
 
 // Ordered by how alarming: a zoomed-out pixel shows the highest state it covers.
-enum class HangCellState : uint8_t { NotMember, Completed, NoDump, EmptyDump, Started, Scheduled, Never, Count };
+// Idle: a member of a group that nobody (with a dump) recorded anything in.
+enum class HangCellState : uint8_t { NotMember, Idle, Completed, NoDump, EmptyDump, Started, Scheduled, Never, Count };
 
 QColor hangCellColor(HangCellState s);
 QString hangCellName(HangCellState s);
@@ -48,7 +52,8 @@ struct HangGrid {
 
 // Rows: groups with a finding first (in suspect order), then the others unless
 // `onlyFindings`. A member's cell is its last entry's state in the group, except that a
-// rank missing from a finding of the group shows "never": it never enqueued the stuck op.
+// rank missing from a finding of the group shows "never": it never enqueued the stuck op;
+// in a group where no member with a dump recorded anything, members are "idle".
 std::shared_ptr<HangGrid> buildHangGrid(const HangAnalysis &a, int64_t worldSize, bool onlyFindings);
 
 class HangGridView : public QWidget
@@ -61,6 +66,8 @@ public:
     std::shared_ptr<const HangGrid> grid() const { return m_grid; }
     // What hovering a cell says (row, rank); the window knows the analysis.
     void setToolTipProvider(std::function<QString(int, int64_t)> f) { m_tip = std::move(f); }
+    // A name per row, drawn in a gutter at the left (empty: no gutter).
+    void setRowLabels(QStringList labels);
     // The selected cell (outlined, with its row and column marked); -1: none.
     void setSelection(int row, int64_t rank);
     int selectedRow() const { return m_selRow; }
@@ -72,8 +79,9 @@ public:
     // The cell under a widget point (false outside the grid), and the widget point at a cell's centre.
     bool cellAt(QPointF p, int &row, int64_t &rank) const;
     QPoint cellCenter(int row, int64_t rank) const;
-    // The last painted image (tests, screenshots).
+    // The last painted image of the cells (tests, screenshots), drawn at cellsRect().
     const QImage &renderedImage() const { return m_image; }
+    QRect cellsRect() const { return QRect(m_left, kTop, gw(), gh()); }
 
 Q_SIGNALS:
     void cellClicked(int row, qint64 rank);
@@ -90,9 +98,15 @@ protected:
 private:
     void render();
     void clampView();
+    void paintAxes(QPainter &p);
+    int gw() const { return width() - m_left; }  // the cells' area
+    int gh() const { return height() - kTop; }
+    static constexpr int kTop = 16;              // rank numbers above the cells
 
     std::shared_ptr<const HangGrid> m_grid;
     std::function<QString(int, int64_t)> m_tip;
+    QStringList m_labels;
+    int m_left = 0;               // the row labels' gutter
     double m_x0 = 0, m_y0 = 0;    // the cell at the widget's top-left (fractional)
     double m_cx = 1, m_cy = 1;    // pixels per cell
     bool m_fitted = true;         // follow the widget's size until the user zooms

@@ -63,10 +63,18 @@ QWidget *legend(QWidget *parent)
         l->addWidget(new QLabel(hangCellName(HangCellState(i)), w));
         l->addSpacing(6);
     }
-    l->addWidget(new QLabel(QObject::tr("\u25a1 black: root cause's wavefront, dashed purple: a consequence's; "
-                                        "wheel zooms (Shift: ranks, Ctrl: groups), drag pans"), w));
     l->addStretch();
-    return w;
+    // The outlines and the mouse, on a line of their own so the window can stay narrow.
+    auto *help = new QLabel(QObject::tr("Outlined: the cells of each finding (missing, mismatched and waiting ranks in its "
+                                        "group): black for the root cause, dashed purple for a consequence. Wheel zooms "
+                                        "(Shift: ranks only, Ctrl: groups only), drag pans, click selects."), parent);
+    help->setWordWrap(true);
+    auto *box = new QWidget(parent);
+    auto *v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->addWidget(w);
+    v->addWidget(help);
+    return box;
 }
 
 } // namespace
@@ -129,9 +137,7 @@ HangWindow::HangWindow(QWidget *parent)
     m_tabs->addTab(entries, tr("Rank entries"));
     m_tabs->addTab(m_diags, tr("Diagnostics"));
     split->addWidget(m_tabs);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setStretchFactor(2, 2);
+    split->setSizes({450, 150, 300});
     v->addWidget(split, 1);
     setCentralWidget(central);
     statusBar()->addWidget(m_status, 1);
@@ -300,7 +306,12 @@ void HangWindow::setOnlyFindings(bool on)
     const int64_t rank = m_grid->selectedRank();
     const std::string pg = m_shownGrid && row >= 0 ? m_analysis->groups[m_shownGrid->rows[size_t(row)]].pgName : std::string();
     m_shownGrid = on ? buildHangGrid(*m_analysis, m_folder->worldSize, true) : m_allGrid;
+    QStringList labels;
+    for (size_t g : m_shownGrid->rows)
+        labels << tr("pg %1 %2").arg(QString::fromStdString(m_analysis->groups[g].pgName),
+                                     QString::fromStdString(m_analysis->groups[g].pgDesc));
     m_grid->setGrid(m_shownGrid);
+    m_grid->setRowLabels(labels);
     if (!pg.empty())
         m_grid->setSelection(m_shownGrid->rowOfGroup(*m_analysis, pg), rank);
 }
