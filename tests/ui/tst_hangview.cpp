@@ -39,6 +39,7 @@ private Q_SLOTS:
     void clickingSelectsRankGroupAndEntries();
     void framesOfTheSelectedEntry();
     void onlyGroupsWithAFinding();
+    void emptyAbsentAndRefusedDumps();
     void zoomedOutTenThousandRanksShowsTheCulprit();
     void timelineJumpNeedsTraces();
     void cancelLeavesWindowUsable();
@@ -256,6 +257,30 @@ void TestHangView::framesOfTheSelectedEntry()
     QCOMPARE(t->currentIndex().row(), 0);
     QCOMPARE(frames->count(), 1);
     QVERIFY(frames->item(0)->text().startsWith(QStringLiteral("(no stack recorded")));
+}
+
+// Rank 2's dump is empty, rank 5 has none, and a refused pickle (GLOBAL) lies beside them.
+void TestHangView::emptyAbsentAndRefusedDumps()
+{
+    const QString dir = writeCase("empty_and_absent");
+    QFile bad(dir + QStringLiteral("/evil.pkl"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write(QByteArray("\x80\x02" "cposix\nsystem\n", 16));
+    bad.close();
+    HangWindow *h = openHang(dir);
+    QVERIFY(h);
+    QVERIFY2(h->summaryLabel()->text().contains(QStringLiteral("1 file(s) refused")), qPrintable(h->summaryLabel()->text()));
+    QVERIFY(!h->diagnosticsList()->findItems(QStringLiteral("hang.dump_unreadable"), Qt::MatchContains).isEmpty());
+    const HangGrid &g = *h->grid()->grid();
+    const int pg1 = g.rowOfGroup(*h->analysis(), "1"), pg2 = g.rowOfGroup(*h->analysis(), "2");
+    QCOMPARE(g.at(pg1, 2), HangCellState::EmptyDump);
+    QCOMPARE(g.at(pg2, 5), HangCellState::NoDump);
+    h->selectSuspect(0); // empty_dump, rank 2
+    QCOMPARE(h->grid()->selectedRank(), int64_t(2));
+    QVERIFY2(h->entriesLabel()->text().contains(QStringLiteral("is empty")), qPrintable(h->entriesLabel()->text()));
+    h->selectSuspect(1); // no_dump, rank 5
+    QCOMPARE(h->grid()->selectedRank(), int64_t(5));
+    QVERIFY(h->entriesLabel()->text().contains(QStringLiteral("no dump")));
 }
 
 void TestHangView::onlyGroupsWithAFinding()
