@@ -195,6 +195,7 @@ void HangWindow::open(const QString &dir)
         auto load = std::make_shared<Load>();
         HangFolderOptions o;
         o.cancel = cancel.get();
+        o.frames = false; // most of the memory at scale: the selected rank's are read again (showFrames)
         o.progress = [self, gen, permille](size_t done, size_t total) {
             const int p = total ? int(done * 1000 / total) : 1000;
             if (permille->exchange(p) == p)
@@ -258,6 +259,7 @@ void HangWindow::apply(std::shared_ptr<Load> load)
         return;
     }
     m_folder = load->folder;
+    m_framesDump.reset();
     m_analysis = load->analysis;
     m_allGrid = load->grid;
     m_dumpOfRank = std::move(load->dumpOfRank);
@@ -402,7 +404,17 @@ void HangWindow::showFrames()
     const int row = m_entries->currentIndex().row();
     if (!d || row < 0 || size_t(row) >= d->entries.size())
         return;
-    const FrEntry &e = d->entries[size_t(row)];
+    if (!d->frames && (!m_framesDump || m_framesDump->path != d->path)) {
+        // The folder was read without stacks: this rank's dump again, with them.
+        auto full = std::make_shared<FrDump>();
+        std::string error;
+        if (readFlightRecorderDump(d->path, *full, error) && full->entries.size() == d->entries.size())
+            m_framesDump = std::move(full);
+        else
+            m_framesDump.reset();
+    }
+    const bool reread = !d->frames && m_framesDump && m_framesDump->path == d->path;
+    const FrEntry &e = reread ? m_framesDump->entries[size_t(row)] : d->entries[size_t(row)];
     if (e.frames.empty())
         m_frames->addItem(tr("(no stack recorded for record %1)").arg(e.recordId));
     for (const auto &f : e.frames)

@@ -92,6 +92,7 @@ private:
 
     QString m_dir;
     std::shared_ptr<const HangFolder> m_folder;
+    std::shared_ptr<const FrDump> m_framesDump; // the shown rank's dump read again with its stacks
     std::shared_ptr<const HangAnalysis> m_analysis;
     std::shared_ptr<const HangGrid> m_allGrid, m_shownGrid;
     std::unordered_map<int64_t, size_t> m_dumpOfRank;
