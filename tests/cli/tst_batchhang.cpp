@@ -71,6 +71,7 @@ private slots:
     void knownRoot_data();
     void knownRoot();
     void hostilePickleBesideGoodDump();
+    void tracesBesideTheDumps();
     void missingDirectory();
     void exclusiveWithOtherModes();
 };
@@ -160,6 +161,35 @@ void TestBatchHang::hostilePickleBesideGoodDump()
     const auto missing = j["inputs"]["missing_dumps"].get<std::vector<int64_t>>();
     QVERIFY(std::find(missing.begin(), missing.end(), 1) != missing.end());
     QVERIFY(!j["hang"]["suspects"].empty());
+}
+
+// A job's Kineto and execution traces beside its dumps (pickles, as torch writes them) are
+// skipped by their first keys, unread, and the answer is the same.
+void TestBatchHang::tracesBesideTheDumps()
+{
+    QTemporaryDir tmp;
+    const std::string dir = tmp.path().toStdString();
+    const tracegen::HangCase c = hangCase("nested_ep");
+    std::string error;
+    QVERIFY2(tracegen::writeHangDumps(c, dir, error, tracegen::HangDumpFormat::Pickle), error.c_str());
+    std::ofstream(dir + "/rank0.kineto.json") << R"({"schemaVersion": 1, "distributedInfo": {"rank": 0, "pg_config": []}, "traceEvents": []})";
+    std::ofstream(dir + "/rank0.et.json") << R"({"schema": "1.1.1-chakra.0.0.4", "pid": 1, "nodes": []})";
+    const std::string report = dir + "/hang.report.json.out";
+    const Run r = execute({"--batch", "--flight-recorder", QString::fromStdString(dir), "--report", QString::fromStdString(report), "--quiet"});
+    QCOMPARE(r.code, 0);
+    const nlohmann::json j = readJson(report);
+    QCOMPARE(j["inputs"]["files"].size(), c.dumps.size());
+    for (const auto &f : j["inputs"]["files"])
+        QCOMPARE(f["format"].get<std::string>(), std::string("pickle"));
+    size_t traces = 0;
+    for (const auto &d : j["diagnostics"])
+        if (d["code"] == "hang.trace_file") {
+            QCOMPARE(d["severity"].get<std::string>(), std::string("info"));
+            ++traces;
+        }
+    QCOMPARE(traces, size_t(2));
+    QCOMPARE(j["hang"]["suspects"][0]["pg_id"].get<std::string>(), c.expected[0].pgName);
+    QCOMPARE(j["hang"]["suspects"][0]["missing_ranks"].get<std::vector<int64_t>>(), c.expected[0].missing);
 }
 
 void TestBatchHang::missingDirectory()
