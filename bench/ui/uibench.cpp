@@ -19,6 +19,7 @@
 //   syncscope-uibench --overview-first-paint DIR  (the child; prints one line)
 // Run with QT_QPA_PLATFORM=offscreen on a headless machine.
 #include "synthmodel.h"
+#include "uibenchhang.h"
 
 #include "document/jobdocument.h"
 #include "document/pairdocument.h"
@@ -48,6 +49,7 @@
 namespace {
 
 using namespace syncscope::ui;
+using uibench::rssMb;
 
 // Seconds since this process started, from /proc (includes loading the libraries).
 double secondsSinceProcessStart()
@@ -69,16 +71,6 @@ double secondsSinceProcessStart()
     double uptime = 0;
     up >> uptime;
     return uptime - start;
-}
-
-double rssMb()
-{
-    std::ifstream st("/proc/self/status");
-    std::string line;
-    while (std::getline(st, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::stod(line.substr(6)) / 1024.0;
-    return 0;
 }
 
 struct Figures {
@@ -498,6 +490,14 @@ int main(int argc, char **argv)
                     qPrintable(QGuiApplication::platformName()), std::thread::hardware_concurrency());
         jobBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
         overviewBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
+        return 0;
+    }
+    if (args.size() == 3 && args[1] == QStringLiteral("--hang-first-paint"))
+        return uibench::hangFirstPaint(args[2]);
+    if (args.size() >= 2 && args[1] == QStringLiteral("--hang")) {
+        std::printf("Hang view: open a folder of flight recorder dumps (%s platform, %u cores)\n",
+                    qPrintable(QGuiApplication::platformName()), std::thread::hardware_concurrency());
+        uibench::hangBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
         return 0;
     }
     if (args.size() == 3 && args[1] == QStringLiteral("--overview-first-paint"))
