@@ -30,6 +30,15 @@ struct Member {
     int dump = -1;                  // index into dumps
     int64_t lastEnqueued = -1, lastStarted = -1, lastCompleted = -1;
     std::string_view lastState;     // of its last entry in the group ("" never)
+    bool lastP2p = false;           // its last entry in the group was point-to-point
+    // The collective block being read: the entries of one collective_seq_id (a coalesced
+    // block is several), counted into the group's signatures when the seq changes.
+    int64_t blockSeq = -1;
+    uint64_t blockFirstSig = 0, blockFold = 0;
+    size_t blockCount = 0;
+    const FrEntry *blockFirst = nullptr;
+    int blockMinState = 2;          // of the members (0 scheduled, 1 started, 2 completed)
+    int blockMarkerState = -1;      // of its coalesced marker, -1 none
 };
 
 struct SigCount {
@@ -44,6 +53,7 @@ struct P2pOp {
     int64_t src = -1, dst = -1;     // global ranks
     bool send = false;
     const FrEntry *entry = nullptr;
+    std::string_view state;         // entry's, or its batch's marker's (batch_isend_irecv)
 };
 
 struct Group {
@@ -161,7 +171,29 @@ bool parseP2p(std::string_view name, bool &send, int64_t &src, int64_t &dst)
     return false;
 }
 
-bool stateStarted(std::string_view s) { return s == "started" || s == "completed"; }
+int stateRank(std::string_view s) { return s == "completed" ? 2 : s == "started" ? 1 : 0; }
+
+// The entry endCoalescing records for a block: "nccl:coalesced", "nccl:ALLGATHER_coalesced",
+// "nccl:REDUCE_SCATTER_coalesced" (not "nccl:allreduce_coalesced", one fused op).
+bool isCoalescedMarker(std::string_view op)
+{
+    const size_t colon = op.find(':');
+    const std::string_view n = colon == std::string_view::npos ? op : op.substr(colon + 1);
+    constexpr std::string_view suffix = "_coalesced";
+    if (n == "coalesced")
+        return true;
+    if (n.size() <= suffix.size() || n.substr(n.size() - suffix.size()) != suffix)
+        return false;
+    for (char c : n.substr(0, n.size() - suffix.size()))
+        if (!(c >= 'A' && c <= 'Z') && c != '_')
+            return false;
+    return true;
+}
+
+constexpr uint64_t kBlockSeed = 0xc0a1e5cedULL;
+
+// A collective block's signature: its one entry's, else every entry's in record order.
+uint64_t blockSignature(const std::vector<const FrEntry *> &b);
 
 int kindRank(const std::string &k)
 {
@@ -218,6 +250,55 @@ void minTime(HangSuspect &s, const FrEntry *e)
 {
     if (e && e->timeCreatedNs >= 0 && (s.timeCreatedNs < 0 || e->timeCreatedNs < s.timeCreatedNs))
         s.timeCreatedNs = e->timeCreatedNs;
+}
+
+uint64_t blockSignature(const std::vector<const FrEntry *> &b)
+{
+    if (b.size() == 1)
+        return signature(*b.front());
+    uint64_t h = kBlockSeed;
+    for (const FrEntry *e : b)
+        h = mix(h, signature(*e));
+    return h;
+}
+
+// What a block shows: one entry as itself; a coalesced block as
+// "nccl:coalesced [nccl:_broadcast_oop, nccl:_broadcast_oop]" with its members' inputs and dtypes.
+void describeBlock(const std::vector<const FrEntry *> &b, std::string &op,
+                   std::vector<std::vector<int64_t>> &sizes, std::string &dtype)
+{
+    if (b.size() == 1 && !isCoalescedMarker(b.front()->profilingName)) {
+        op = b.front()->profilingName;
+        sizes = b.front()->inputSizes;
+        dtype = joinDtypes(b.front()->inputDtypes);
+        return;
+    }
+    std::string marker = "coalesced", names;
+    std::vector<std::string> dtypes;
+    size_t n = 0;
+    sizes.clear();
+    for (const FrEntry *e : b) {
+        if (isCoalescedMarker(e->profilingName)) {
+            marker = e->profilingName;
+            continue;
+        }
+        if (++n <= 8)
+            names += (n > 1 ? ", " : "") + e->profilingName;
+        sizes.insert(sizes.end(), e->inputSizes.begin(), e->inputSizes.end());
+        dtypes.insert(dtypes.end(), e->inputDtypes.begin(), e->inputDtypes.end());
+    }
+    if (n > 8)
+        names += ", +" + std::to_string(n - 8) + " more";
+    op = marker + " [" + names + "]";
+    dtype = joinDtypes(dtypes);
+}
+
+HangMismatch mismatchOf(int64_t rank, const std::vector<const FrEntry *> &b)
+{
+    HangMismatch m;
+    m.rank = rank;
+    describeBlock(b, m.op, m.inputSizes, m.dtype);
+    return m;
 }
 
 HangMismatch mismatchOf(int64_t rank, const FrEntry &e)
@@ -312,7 +393,33 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
         for (auto &m : g.members)
             initMember(m);
 
-    // One pass over the entries.
+    // One pass over the entries. A rank's collective entries of one seq in a group are one
+    // block (a coalesced block: its members, then the marker), counted when the seq changes.
+    auto flushBlock = [](Group &g, Member &m) {
+        if (m.blockSeq < 0)
+            return;
+        const int64_t seq = m.blockSeq;
+        const int st = m.blockMarkerState >= 0 ? m.blockMarkerState : m.blockMinState;
+        m.lastEnqueued = std::max(m.lastEnqueued, seq);
+        if (st >= 1)
+            m.lastStarted = std::max(m.lastStarted, seq);
+        if (st >= 2)
+            m.lastCompleted = std::max(m.lastCompleted, seq);
+        const uint64_t h = m.blockCount == 1 ? m.blockFirstSig : m.blockFold;
+        auto &v = g.sigs[seq];
+        auto it = std::find_if(v.begin(), v.end(), [h](const SigCount &c) { return c.hash == h; });
+        if (it == v.end()) {
+            v.push_back({h, 0, m.rank, m.blockFirst});
+            it = v.end() - 1;
+        }
+        ++it->count;
+        if (m.rank < it->firstRank) {
+            it->firstRank = m.rank;
+            it->first = m.blockFirst;
+        }
+        m.blockSeq = -1;
+    };
+    std::vector<std::pair<size_t, size_t>> openBlocks; // (group, member) with a block being read
     size_t unparsedP2p = 0;
     for (size_t di = 0; di < dumps.size(); ++di) {
         const FrDump &d = dumps[di];
@@ -358,11 +465,25 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
             }
         lookedUp:
             m->lastState = e.state;
-            const bool p2p = e.isP2p || isP2pName(e.profilingName);
+            const bool marker = isCoalescedMarker(e.profilingName);
+            // A batch_isend_irecv block ends in a marker too (is_p2p set where PyTorch sets it).
+            const bool p2p = e.isP2p || isP2pName(e.profilingName) || (marker && m->lastP2p);
+            m->lastP2p = p2p;
+            if (p2p && marker) {
+                // The batch's state is its marker's: the one Work the watchdog follows.
+                for (size_t k = g->p2p.size(); k-- > 0;) {
+                    P2pOp &q = g->p2p[k];
+                    if (q.rank != rank || q.entry->p2pSeqId != e.p2pSeqId)
+                        break;
+                    q.state = e.state;
+                }
+                continue;
+            }
             if (p2p) {
                 P2pOp op;
                 op.rank = rank;
                 op.entry = &e;
+                op.state = e.state;
                 int64_t a = -1, b = -1;
                 if (!parseP2p(e.profilingName, op.send, a, b)) {
                     ++unparsedP2p;
@@ -386,24 +507,29 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
             const int64_t seq = e.collectiveSeqId;
             if (seq < 0)
                 continue;
-            m->lastEnqueued = std::max(m->lastEnqueued, seq);
-            if (stateStarted(e.state))
-                m->lastStarted = std::max(m->lastStarted, seq);
-            if (e.state == "completed")
-                m->lastCompleted = std::max(m->lastCompleted, seq);
             const uint64_t h = signature(e);
-            auto &v = g->sigs[seq];
-            auto it = std::find_if(v.begin(), v.end(), [h](const SigCount &s) { return s.hash == h; });
-            if (it == v.end()) {
-                v.push_back({h, 0, rank, &e});
-                it = v.end() - 1;
-            }
-            ++it->count;
-            if (rank < it->firstRank) {
-                it->firstRank = rank;
-                it->first = &e;
+            if (m->blockSeq != seq) {
+                flushBlock(*g, *m);
+                m->blockSeq = seq;
+                m->blockFirstSig = h;
+                m->blockFold = mix(kBlockSeed, h);
+                m->blockCount = 1;
+                m->blockFirst = &e;
+                m->blockMinState = marker ? 2 : stateRank(e.state);
+                m->blockMarkerState = marker ? stateRank(e.state) : -1;
+                openBlocks.emplace_back(size_t(g - groups.data()), size_t(m - g->members.data()));
+            } else {
+                m->blockFold = mix(m->blockFold, h);
+                ++m->blockCount;
+                if (marker)
+                    m->blockMarkerState = stateRank(e.state);
+                else
+                    m->blockMinState = std::min(m->blockMinState, stateRank(e.state));
             }
         }
+        for (const auto &[gi, mi] : openBlocks)
+            flushBlock(groups[gi], groups[gi].members[mi]);
+        openBlocks.clear();
     }
     if (unparsedP2p)
         out.warnings.push_back(std::to_string(unparsedP2p) + " point-to-point entries without a readable peer (\"nccl:send A->B\") were skipped");
@@ -428,21 +554,35 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
         }
     }
 
-    // The entry a rank recorded at a collective seq of a group (latest first: stuck ops are at the end).
-    auto entryAt = [&](const Member &m, const std::string &pg, int64_t seq) -> const FrEntry * {
+    // The block a rank recorded at a collective seq of a group, in record order (searched
+    // from the end: stuck ops are there); empty when none.
+    auto blockAt = [&](const Member &m, const std::string &pg, int64_t seq) {
+        std::vector<const FrEntry *> b;
         if (m.dump < 0)
-            return nullptr;
+            return b;
         const auto &entries = dumps[size_t(m.dump)].entries;
+        auto p2pEntry = [&](size_t i) {
+            const FrEntry &e = entries[i];
+            if (e.isP2p || isP2pName(e.profilingName))
+                return true;
+            if (!isCoalescedMarker(e.profilingName))
+                return false;
+            for (size_t k = i; k-- > 0;) // a batch's marker follows the batch's p2p ops
+                if (entries[k].pgName == pg)
+                    return entries[k].isP2p || isP2pName(entries[k].profilingName);
+            return false;
+        };
         for (size_t i = entries.size(); i-- > 0;) {
             const FrEntry &e = entries[i];
-            if (e.pgName != pg || e.isP2p || e.collectiveSeqId < 0 || isP2pName(e.profilingName))
+            if (e.pgName != pg || e.collectiveSeqId < 0 || p2pEntry(i))
                 continue;
             if (e.collectiveSeqId == seq)
-                return &e;
-            if (e.collectiveSeqId < seq)
-                return nullptr;
+                b.push_back(&e);
+            else if (e.collectiveSeqId < seq || !b.empty())
+                break;
         }
-        return nullptr;
+        std::reverse(b.begin(), b.end());
+        return b;
     };
 
     std::vector<HangSuspect> found;
@@ -508,20 +648,24 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
                     if (!ref || c.count > ref->count || (c.count == ref->count && c.firstRank < ref->firstRank))
                         ref = &c;
             if (ref) {
-                h.op = ref->first->profilingName;
-                h.inputSizes = ref->first->inputSizes;
-                h.dtype = joinDtypes(ref->first->inputDtypes);
+                std::vector<const FrEntry *> rb;
+                if (auto it = g.index.find(ref->firstRank); it != g.index.end())
+                    rb = blockAt(g.members[it->second], g.name, s);
+                if (rb.empty())
+                    rb = {ref->first};
+                describeBlock(rb, h.op, h.inputSizes, h.dtype);
             }
             for (const Member &m : g.members) {
                 if (m.data != DataKind::Ok || m.lastEnqueued < s) {
                     addMissing(h, m);
                     continue;
                 }
-                const FrEntry *e = entryAt(m, g.name, s);
-                minTime(h, e);
-                if (e && ref && signature(*e) != ref->hash) {
+                const std::vector<const FrEntry *> b = blockAt(m, g.name, s);
+                if (!b.empty())
+                    minTime(h, b.front());
+                if (!b.empty() && ref && blockSignature(b) != ref->hash) {
                     h.mismatchedRanks.push_back(m.rank);
-                    h.mismatches.push_back(mismatchOf(m.rank, *e));
+                    h.mismatches.push_back(mismatchOf(m.rank, b));
                 } else if (m.lastCompleted < s) {
                     h.waitingRanks.push_back(m.rank);
                 }
@@ -542,7 +686,7 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
         for (const P2pOp &op : g.p2p) {
             PairOps &p = pairs[{op.src, op.dst}];
             (op.send ? p.sends : p.recvs).push_back(&op);
-            if (op.entry->state != "completed")
+            if (op.state != "completed")
                 pendingOf[op.rank].push_back(&op);
         }
         auto bySeq = [](const P2pOp *a, const P2pOp *b) {
@@ -554,7 +698,7 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
             std::stable_sort(v.begin(), v.end(), bySeq);
             size_t start = 0;
             for (size_t i = 0; i < v.size(); ++i)
-                if (v[i]->entry->state == "completed")
+                if (v[i]->state == "completed")
                     start = i + 1;
             v.erase(v.begin(), v.begin() + std::ptrdiff_t(start));
         };
@@ -574,7 +718,7 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
             h.dtype = joinDtypes(op.entry->inputDtypes);
             h.p2pSeqId = op.entry->p2pSeqId;
             minTime(h, op.entry);
-            if (op.entry->state != "completed")
+            if (op.state != "completed")
                 h.waitingRanks.push_back(op.rank);
             return h;
         };
