@@ -230,7 +230,9 @@ struct HangCase {
     std::vector<HangExpected> expected;     // roots first, in the analysis' order
 };
 
-// (a) never_enters, (b) other_size, (c) empty_and_absent, (d) p2p_desync, (e) nested_ep.
+// (a) never_enters, (b) other_size, (c) empty_and_absent, (d) p2p_desync, coalesced blocks
+// (coalesced_healthy, coalesced_other_size, coalesced_never_entered, batch_p2p_healthy),
+// (e) nested_ep, always last.
 std::vector<HangCase> generateHangCases();
 // ranks x entries per rank (TP groups of 8 and the world group, 3 TP all_reduces per world
 // all_reduce): rank ranks/2 + 3 never enters its TP group's last all_reduce.

@@ -32,6 +32,9 @@ struct SimOp {
     std::string dtype;
     bool p2p = false;
     int64_t peer = -1;              // p2p: the peer's group rank
+    // A coalesced block (name: its marker, "nccl:coalesced"): the members one rank enqueues
+    // between startCoalescing and endCoalescing, collectives or (batch_isend_irecv) p2p ops.
+    std::vector<SimOp> members;
 };
 
 struct Sim {
@@ -60,15 +63,27 @@ struct Sim {
     void coll(int64_t rank, const std::string &g, const std::string &op, std::vector<int64_t> size,
               const std::string &dtype)
     {
-        program[size_t(rank)].push_back({g, op, std::move(size), dtype, false, -1});
+        program[size_t(rank)].push_back({g, op, std::move(size), dtype, false, -1, {}});
     }
     void send(int64_t rank, const std::string &g, int64_t peerLocal, std::vector<int64_t> size, const std::string &dtype)
     {
-        program[size_t(rank)].push_back({g, "send", std::move(size), dtype, true, peerLocal});
+        program[size_t(rank)].push_back({g, "send", std::move(size), dtype, true, peerLocal, {}});
     }
     void recv(int64_t rank, const std::string &g, int64_t peerLocal, std::vector<int64_t> size, const std::string &dtype)
     {
-        program[size_t(rank)].push_back({g, "recv", std::move(size), dtype, true, peerLocal});
+        program[size_t(rank)].push_back({g, "recv", std::move(size), dtype, true, peerLocal, {}});
+    }
+    // The members are the last `n` ops added to the rank's program: they become one block.
+    void coalesce(int64_t rank, size_t n, const std::string &marker = "nccl:coalesced")
+    {
+        auto &p = program[size_t(rank)];
+        SimOp b;
+        b.pg = p[p.size() - n].pg;
+        b.name = marker;
+        b.p2p = p.back().p2p;
+        b.members.assign(p.end() - std::ptrdiff_t(n), p.end());
+        p.resize(p.size() - n);
+        p.push_back(std::move(b));
     }
 
     std::vector<FrDump> run() const
@@ -83,6 +98,21 @@ struct Sim {
         using PKey = std::tuple<std::string, int64_t, int64_t, int64_t>; // pg, src, dst, ordinal
         std::map<PKey, std::pair<std::optional<std::pair<size_t, size_t>>, std::optional<std::pair<size_t, size_t>>>> pendingP2p;
         int64_t tick = 0;
+        std::map<std::pair<size_t, size_t>, size_t> batchOf; // (rank, p2p member entry) -> its marker entry
+        std::vector<size_t> unmatched(W, 0);                 // a rank's batch members without counterpart
+        // A rank's block at a collective entry: (name, sizes, dtypes) of the entries of its seq.
+        auto blockKey = [&](size_t r, size_t idx) {
+            const auto &es = dumps[r].entries;
+            std::vector<std::tuple<std::string, std::vector<std::vector<int64_t>>, std::vector<std::string>>> k;
+            for (size_t i = idx + 1; i-- > 0;) {
+                if (es[i].pgName != es[idx].pgName || es[i].isP2p)
+                    continue;
+                if (es[i].collectiveSeqId != es[idx].collectiveSeqId)
+                    break;
+                k.emplace_back(es[i].profilingName, es[i].inputSizes, es[i].inputDtypes);
+            }
+            return k;
+        };
         auto complete = [&](size_t r, size_t idx) {
             FrEntry &e = dumps[r].entries[idx];
             e.state = "completed";
@@ -98,54 +128,74 @@ struct Sim {
             for (size_t r = 0; r < W; ++r) {
                 if (waiting[r] || pos[r] >= halt[r] || pos[r] >= program[r].size())
                     continue;
-                const SimOp &op = program[r][pos[r]];
-                const FrProcessGroup &g = pg(op.pg);
-                FrEntry e;
-                e.recordId = int64_t(dumps[r].entries.size());
-                e.opId = e.recordId + 1;
-                e.pgName = g.name;
-                e.pgDesc = g.desc;
-                e.pgId = int64_t(groupIndex.at(op.pg));
-                e.inputSizes = {op.size};
-                e.outputSizes = {op.size};
-                e.inputDtypes = {op.dtype};
-                e.outputDtypes = {op.dtype};
-                e.state = "started";
-                e.timeCreatedNs = kBaseNs + (++tick) * 1000;
-                e.timeDiscoveredStartedNs = e.timeCreatedNs + 500;
-                e.timeoutMs = 600000;
-                e.frames = {"forward (model.py:42)", "train_step (train.py:117)"};
-                const int64_t self = localRank(op.pg, int64_t(r));
-                if (op.p2p) {
-                    e.isP2p = true;
-                    e.p2pSeqId = ++p2pSeq[r][op.pg];
-                    e.collectiveSeqId = collSeq[r][op.pg];
-                    const bool isSend = op.name == "send";
-                    e.profilingName = isSend ? "nccl:send " + std::to_string(self) + "->" + std::to_string(op.peer)
-                                             : "nccl:recv " + std::to_string(self) + "<-" + std::to_string(op.peer);
-                    const int64_t src = isSend ? int64_t(r) : g.ranks[size_t(op.peer)];
-                    const int64_t dst = isSend ? g.ranks[size_t(op.peer)] : int64_t(r);
-                    const int64_t ord = pairCount[r][{op.pg, src, dst, isSend}]++;
-                    auto &slot = pendingP2p[{op.pg, src, dst, ord}];
-                    (isSend ? slot.first : slot.second) = std::make_pair(r, dumps[r].entries.size());
-                } else {
-                    e.collectiveSeqId = ++collSeq[r][op.pg];
-                    e.p2pSeqId = p2pSeq[r][op.pg];
-                    e.profilingName = op.name;
-                    pendingColl[{op.pg, e.collectiveSeqId}].push_back({r, dumps[r].entries.size()});
+                const SimOp &top = program[r][pos[r]];
+                const FrProcessGroup &g = pg(top.pg);
+                const int64_t self = localRank(top.pg, int64_t(r));
+                // ProcessGroupNCCL bumps a block's seq once, at its first member: the members
+                // and the marker endCoalescing records share it.
+                const int64_t cseq = top.p2p ? collSeq[r][top.pg] : ++collSeq[r][top.pg];
+                const int64_t pseq = top.p2p ? ++p2pSeq[r][top.pg] : p2pSeq[r][top.pg];
+                const bool block = !top.members.empty();
+                std::vector<size_t> batchMembers;
+                auto emit = [&](const SimOp &op, bool member) {
+                    FrEntry e;
+                    e.recordId = int64_t(dumps[r].entries.size());
+                    e.opId = e.recordId + 1;
+                    e.pgName = g.name;
+                    e.pgDesc = g.desc;
+                    e.pgId = int64_t(groupIndex.at(op.pg));
+                    if (!op.members.empty()) { // the marker: no tensors of its own
+                        e.inputSizes = e.outputSizes = {};
+                    } else {
+                        e.inputSizes = e.outputSizes = {op.size};
+                        e.inputDtypes = e.outputDtypes = {op.dtype};
+                    }
+                    // Members are not what the watchdog follows: left "scheduled" here (the
+                    // analysis takes a block's state from its marker).
+                    e.state = member ? "scheduled" : "started";
+                    e.timeCreatedNs = kBaseNs + (++tick) * 1000;
+                    if (!member)
+                        e.timeDiscoveredStartedNs = e.timeCreatedNs + 500;
+                    e.timeoutMs = 600000;
+                    e.frames = {"forward (model.py:42)", "train_step (train.py:117)"};
+                    e.collectiveSeqId = cseq;
+                    e.p2pSeqId = pseq;
+                    e.isP2p = op.p2p || (!op.members.empty() && top.p2p);
+                    const size_t idx = dumps[r].entries.size();
+                    if (op.p2p && op.members.empty()) {
+                        const bool isSend = op.name == "send";
+                        e.profilingName = isSend ? "nccl:send " + std::to_string(self) + "->" + std::to_string(op.peer)
+                                                 : "nccl:recv " + std::to_string(self) + "<-" + std::to_string(op.peer);
+                        const int64_t src = isSend ? int64_t(r) : g.ranks[size_t(op.peer)];
+                        const int64_t dst = isSend ? g.ranks[size_t(op.peer)] : int64_t(r);
+                        const int64_t ord = pairCount[r][{op.pg, src, dst, isSend}]++;
+                        auto &slot = pendingP2p[{op.pg, src, dst, ord}];
+                        (isSend ? slot.first : slot.second) = std::make_pair(r, idx);
+                        if (member)
+                            batchMembers.push_back(idx);
+                    } else {
+                        e.profilingName = op.name;
+                        if (!member && !top.p2p)
+                            pendingColl[{op.pg, cseq}].push_back({r, idx});
+                    }
+                    dumps[r].entries.push_back(std::move(e));
+                };
+                for (const SimOp &m : top.members)
+                    emit(m, true);
+                emit(top, false);
+                if (block && top.p2p) {
+                    for (size_t i : batchMembers)
+                        batchOf[{r, i}] = dumps[r].entries.size() - 1;
+                    unmatched[r] = batchMembers.size();
                 }
-                dumps[r].entries.push_back(std::move(e));
                 waiting[r] = 1;
                 progress = true;
             }
             for (auto it = pendingColl.begin(); it != pendingColl.end();) {
                 const auto &v = it->second;
                 bool done = v.size() == pg(it->first.first).ranks.size();
-                for (size_t i = 1; done && i < v.size(); ++i) {
-                    const FrEntry &a = dumps[v[0].first].entries[v[0].second];
-                    const FrEntry &b = dumps[v[i].first].entries[v[i].second];
-                    done = a.profilingName == b.profilingName && a.inputSizes == b.inputSizes && a.inputDtypes == b.inputDtypes;
-                }
+                for (size_t i = 1; done && i < v.size(); ++i)
+                    done = blockKey(v[0].first, v[0].second) == blockKey(v[i].first, v[i].second);
                 if (!done) {
                     ++it;
                     continue;
@@ -162,8 +212,13 @@ struct Sim {
                     ++it;
                     continue;
                 }
-                complete(s->first, s->second);
-                complete(rv->first, rv->second);
+                for (const auto &[r, idx] : {*s, *rv}) {
+                    auto b = batchOf.find({r, idx});
+                    if (b == batchOf.end())
+                        complete(r, idx);
+                    else if (--unmatched[r] == 0) // a batch completes as one NCCL group
+                        complete(r, b->second);
+                }
                 it = pendingP2p.erase(it);
                 progress = true;
             }
@@ -290,6 +345,95 @@ HangCase p2pDesync()
     return c;
 }
 
+// Coalesced blocks as ProcessGroupNCCL records them (docs/hang_diagnosis.md): the member
+// entries, then the marker, all at one collective_seq_id.
+void unevenAllGather(Sim &sim, int64_t r, std::vector<int64_t> second = {5, 5})
+{
+    sim.coll(r, "0", "nccl:_broadcast_oop", {4, 4}, "Float");
+    sim.coll(r, "0", "nccl:_broadcast_oop", std::move(second), "Float");
+    sim.coalesce(r, 2, "nccl:ALLGATHER_coalesced");
+}
+
+void twoAllReduces(Sim &sim, int64_t r)
+{
+    sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+    sim.coll(r, "0", "nccl:all_reduce", {2048}, "Float");
+    sim.coalesce(r, 2);
+}
+
+// Two healthy blocks on every rank (seqs 4 and 5), then rank 3 stops before seq 6.
+HangCase coalescedHealthy()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    for (int64_t r = 0; r < 4; ++r) {
+        for (int i = 0; i < 3; ++i)
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+        unevenAllGather(sim, r);
+        twoAllReduces(sim, r);
+        sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+    }
+    sim.halt[3] = 5;
+    HangCase c{"coalesced_healthy", sim.run(), {}, 4, {}};
+    c.expected = {expect("0", "missing", 6, {3}, {}, {0, 1, 2})};
+    return c;
+}
+
+// Rank 2's uneven all_gather block has another second member: a desync at the block (seq 3).
+HangCase coalescedOtherSize()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    for (int64_t r = 0; r < 4; ++r) {
+        for (int i = 0; i < 2; ++i)
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+        unevenAllGather(sim, r, r == 2 ? std::vector<int64_t>{6, 5} : std::vector<int64_t>{5, 5});
+    }
+    HangCase c{"coalesced_other_size", sim.run(), {}, 4, {}};
+    c.expected = {expect("0", "desync", 3, {}, {2}, {0, 1, 3})};
+    return c;
+}
+
+// Rank 1 stops before the block (seq 3) the others entered alike.
+HangCase coalescedNeverEntered()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    for (int64_t r = 0; r < 4; ++r) {
+        for (int i = 0; i < 2; ++i)
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+        twoAllReduces(sim, r);
+    }
+    sim.halt[1] = 2;
+    HangCase c{"coalesced_never_entered", sim.run(), {}, 4, {}};
+    c.expected = {expect("0", "missing", 3, {1}, {}, {0, 2, 3})};
+    return c;
+}
+
+// Pipeline-style exchanges with batch_isend_irecv (pairs 0<->1, 2<->3: a send and a recv
+// each, one p2p_seq_id, then the "nccl:coalesced" marker, is_p2p) and an all_reduce per
+// step; rank 3 stops before the last all_reduce (seq 4). Rank 0's ring buffer lost its
+// first batch: the pairs' histories differ in length and must still match.
+HangCase batchP2pHealthy()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    for (int step = 0; step < 4; ++step)
+        for (int64_t r = 0; r < 4; ++r) {
+            const int64_t peer = r ^ 1;
+            sim.send(r, "0", peer, {8, 1024}, "BFloat16");
+            sim.recv(r, "0", peer, {8, 1024}, "BFloat16");
+            sim.coalesce(r, 2);
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+        }
+    sim.halt[3] = 7;
+    std::vector<FrDump> dumps = sim.run();
+    dumps[0].entries.erase(dumps[0].entries.begin(), dumps[0].entries.begin() + 3);
+    HangCase c{"batch_p2p_healthy", std::move(dumps), {}, 4, {}};
+    c.expected = {expect("0", "missing", 4, {3}, {}, {0, 1, 2})};
+    return c;
+}
+
 // 16 ranks: rank = edp * 8 + ep * 4 + tp. TP groups of 4 consecutive ranks ("1".."4"),
 // EP pairs {r, r + 4} ("5".."12"), dense DP groups of the same tp index ("13".."16").
 // Each step: TP all_reduce, EP all_to_all, DP all_reduce; rank 12 stops before step 2's
@@ -382,7 +526,10 @@ nlohmann::json entryJson(const FrEntry &e)
 
 std::vector<HangCase> generateHangCases()
 {
-    return {neverEnters(), otherSize(), emptyAndAbsent(), p2pDesync(), nestedEp()};
+    // nested_ep stays last (tests take it as cases.back()).
+    return {neverEnters(),      otherSize(),          emptyAndAbsent(),          p2pDesync(),
+            coalescedHealthy(), coalescedOtherSize(), coalescedNeverEntered(), batchP2pHealthy(),
+            nestedEp()};
 }
 
 HangCase generateHangScale(int ranks, int entriesPerRank)

@@ -14,7 +14,7 @@
 //    recorded it (a warning).
 //  - Progress per (rank, group): pg_status where the dump has it for that group, else the
 //    entries (last enqueued = highest collective_seq_id, started = highest started or
-//    completed, completed = highest completed).
+//    completed, completed = highest completed; of blocks, see below).
 //  - Collectives (not is_p2p and not a "send"/"recv" profiling name) match by
 //    collective_seq_id. A group's collective finding is at the lowest seq s where either
 //    the entries recorded at s disagree (profiling_name, input dtypes, and input sizes except
@@ -27,6 +27,15 @@
 //    missing: never enqueued s (last enqueued < s, or dataless); mismatched: recorded s
 //    with another signature; waiting: enqueued s with the reference signature (or evicted
 //    it from its ring buffer) and last completed < s. The three sets are disjoint.
+//  - Coalesced blocks: a rank's collective entries of one group and collective_seq_id are
+//    one block (PyTorch records a slow-path coalesced block as its member ops, then a marker
+//    "nccl:coalesced" / "nccl:ALLGATHER_coalesced" / "nccl:REDUCE_SCATTER_coalesced", all
+//    at one seq). Its signature is its entries' signatures in record order (a block of one
+//    entry: that entry's), so a block matches across ranks as one op; its state is the
+//    marker's where it has one (the Work the watchdog follows), else its least advanced
+//    member's. A suspect or mismatch at a block shows "MARKER [member, member, ...]" (at most
+//    8 names), the members' input sizes and dtypes in order. "nccl:allreduce_coalesced"
+//    and the other fused *_coalesced ops are one entry and no marker.
 //  - Point-to-point: the peer from profiling_name "nccl:send A->B" / "nccl:recv B<-A"
 //    (group ranks, mapped to global ranks through the group's pg_config order; a number
 //    outside it is taken as global). p2p_seq_id counts every p2p op of a rank in a group,
@@ -37,6 +46,9 @@
 //    sizes or dtypes -> desync (mismatched: the receiver); a pending op with no
 //    counterpart -> its peer is missing, or mismatched when the peer is stuck in another
 //    p2p op of the group. A group's p2p finding is the earliest (time_created) such op.
+//    batch_isend_irecv: its sends/recvs share one p2p_seq_id and end in a "nccl:coalesced"
+//    marker (is_p2p, or following the batch's p2p entries); the marker is no p2p op and its
+//    state is the state of the rank's p2p entries of that p2p_seq_id before it.
 //  - Explanation: a missing rank of finding F is explained by the finding E != F in which
 //    it is stuck (waiting or mismatched), else by the earliest finding E created before F
 //    in which it is missing too (it stopped before E, so it never reached F). F is a

@@ -114,6 +114,8 @@ private slots:
     void noHang();
     void p2pPeerFromTheName();
     void completedDisagreementIsNoHang();
+    void coalescedBlocks();
+    void batchP2pMarker();
     void throughTheReader_data();
     void throughTheReader();
     void scaleTiming();
@@ -357,6 +359,97 @@ void TestHangAnalysis::completedDisagreementIsNoHang()
     QCOMPARE(b.suspects[0].collectiveSeqId, int64_t(1));
     QCOMPARE(b.suspects[0].mismatchedRanks, std::vector<int64_t>({1})); // a tie: the lowest rank's op is the reference
     QVERIFY(b.suspects[0].waitingRanks.empty()); // rank 0 completed its seq 1
+}
+
+tracegen::HangCase caseNamed(const std::string &name)
+{
+    for (auto &c : tracegen::generateHangCases())
+        if (c.name == name)
+            return c;
+    qFatal("no case %s", name.c_str());
+    return {};
+}
+
+bool anyWarning(const HangAnalysis &a, const char *text)
+{
+    return std::any_of(a.warnings.begin(), a.warnings.end(), [&](const std::string &w) { return w.find(text) != std::string::npos; });
+}
+
+// A coalesced block (members, then the marker, one collective_seq_id) is one op across ranks.
+void TestHangAnalysis::coalescedBlocks()
+{
+    // The desync names the block, its members' inputs, and the odd rank's block.
+    const auto d = caseNamed("coalesced_other_size");
+    const HangAnalysis a = analyzeHang(d.dumps, d.missingDumps, d.worldSize);
+    QCOMPARE(a.suspects.size(), size_t(1));
+    const HangSuspect &s = a.suspects[0];
+    QCOMPARE(s.op, std::string("nccl:ALLGATHER_coalesced [nccl:_broadcast_oop, nccl:_broadcast_oop]"));
+    QCOMPARE(s.inputSizes, std::vector<std::vector<int64_t>>({{4, 4}, {5, 5}}));
+    QCOMPARE(s.dtype, std::string("Float,Float"));
+    QCOMPARE(s.mismatches.size(), size_t(1));
+    QCOMPARE(s.mismatches[0].rank, int64_t(2));
+    QCOMPARE(s.mismatches[0].op, s.op);
+    QCOMPARE(s.mismatches[0].inputSizes, std::vector<std::vector<int64_t>>({{4, 4}, {6, 5}}));
+    QVERIFY(hangSummaryText(a).find("4x4,5x5") != std::string::npos);
+
+    // Healthy blocks: no disagreement, not even a completed one; the block that ranks 0, 2, 3
+    // entered alike is no desync when rank 1 never entered it.
+    const auto h = caseNamed("coalesced_healthy");
+    HangAnalysis b = analyzeHang(h.dumps, h.missingDumps, h.worldSize);
+    QVERIFY(!anyWarning(b, "different ops"));
+    const auto n = caseNamed("coalesced_never_entered");
+    const HangAnalysis c = analyzeHang(n.dumps, n.missingDumps, n.worldSize);
+    QCOMPARE(c.suspects.size(), size_t(1));
+    QCOMPARE(c.suspects[0].op, std::string("nccl:coalesced [nccl:all_reduce, nccl:all_reduce]"));
+    QVERIFY(c.suspects[0].mismatches.empty());
+
+    // Without pg_status, progress comes from the entries: a block's state is its marker's
+    // (the members stay "scheduled" in these dumps), so seq 5 counts as completed.
+    auto dumps = h.dumps;
+    for (auto &dd : dumps)
+        dd.pgStatus.clear();
+    b = analyzeHang(dumps, h.missingDumps, h.worldSize);
+    QCOMPARE(b.suspects.size(), size_t(1));
+    QCOMPARE(b.suspects[0].collectiveSeqId, int64_t(6));
+    QCOMPARE(b.groups[0].members[3].lastCompleted, int64_t(5));
+    QCOMPARE(b.groups[0].members[0].lastEnqueued, int64_t(6));
+
+    // The fused ops ("nccl:allreduce_coalesced": one entry) are no block: compared as any op.
+    auto o = caseNamed("other_size");
+    for (auto &dd : o.dumps)
+        for (auto &e : dd.entries)
+            e.profilingName = "nccl:allreduce_coalesced";
+    const HangAnalysis f = analyzeHang(o.dumps, o.missingDumps, o.worldSize);
+    QCOMPARE(f.suspects.size(), size_t(1));
+    QCOMPARE(f.suspects[0].op, std::string("nccl:allreduce_coalesced"));
+    QCOMPARE(f.suspects[0].mismatchedRanks, std::vector<int64_t>({2}));
+}
+
+// batch_isend_irecv: the marker gives the batch its state and is no unreadable p2p entry;
+// with the members' own ("scheduled") state, rank 0's shorter ring buffer would leave
+// rank 1's oldest receive without counterpart.
+void TestHangAnalysis::batchP2pMarker()
+{
+    auto c = caseNamed("batch_p2p_healthy");
+    const HangAnalysis a = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    QVERIFY(!anyWarning(a, "point-to-point"));
+    QCOMPARE(a.suspects.size(), size_t(1));
+    QVERIFY(!a.suspects[0].p2p);
+    // A batch whose marker is not completed is pending: rank 3's last batch, its peer 2's
+    // done, now waits for a receive rank 2 never posted.
+    FrDump &d3 = *std::find_if(c.dumps.begin(), c.dumps.end(), [](const FrDump &d) { return d.rank == 3; });
+    FrDump &d2 = *std::find_if(c.dumps.begin(), c.dumps.end(), [](const FrDump &d) { return d.rank == 2; });
+    auto lastMarker = std::find_if(d3.entries.rbegin(), d3.entries.rend(), [](const FrEntry &e) { return e.profilingName == "nccl:coalesced"; });
+    QVERIFY(lastMarker != d3.entries.rend());
+    lastMarker->state = "started";
+    // rank 2's last batch and the all_reduce after it disappear: it stopped before them.
+    const int64_t seq = lastMarker->p2pSeqId;
+    std::erase_if(d2.entries, [&](const FrEntry &e) { return e.p2pSeqId == seq && e.isP2p; });
+    const HangAnalysis b = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    const auto p = std::find_if(b.suspects.begin(), b.suspects.end(), [](const HangSuspect &s) { return s.p2p; });
+    QVERIFY(p != b.suspects.end());
+    QCOMPARE(p->missingRanks, std::vector<int64_t>({2}));
+    QCOMPARE(p->waitingRanks, std::vector<int64_t>({3}));
 }
 
 // Every case written as JSON (rank<N>.json) and as torch's pickle (rank<N>, with stack
