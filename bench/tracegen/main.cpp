@@ -20,7 +20,7 @@ int usage()
                  "usage: syncscope-tracegen --out PREFIX [--steps N | --target-mb MB] [--layers L] [--seed S]\n"
                  "                          [--rank R] [--world-size W] [--gzip] [--sample]\n"
                  "                          [--slow-kernel SUBSTR --slow-kernel-scale X] [--extra-sync]\n"
-                 "                          [--streams N] [--blocking-copies] [--item-loop N] [--pageable]\n"
+                 "                          [--streams N [--reverse-joins]] [--blocking-copies] [--item-loop N] [--pageable]\n"
                  "                          [--cuda-graphs] [--async-tail] [--hip] [--no-cuda-sync]\n"
                  "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
                  "       syncscope-tracegen --job DIR --ranks N [--steps N] [--layers L] [--seed S] [--plain]\n"
@@ -145,6 +145,8 @@ int main(int argc, char **argv)
             o.extraSync = true;
         else if (a == "--streams" && (v = next()))
             o.streams = std::atoi(v);
+        else if (a == "--reverse-joins")
+            o.reverseJoins = true;
         else if (a == "--blocking-copies")
             o.blockingCopies = true;
         else if (a == "--item-loop" && (v = next()))

@@ -678,7 +678,8 @@ private:
                 end(kMainTid);
             }
         }
-        for (int b = 1; b <= branchCount(); ++b) {
+        for (int k = 1; k <= branchCount(); ++k) {
+            const int b = m_opt.reverseJoins ? branchCount() + 1 - k : k;
             const int64_t back = recordEvent(kMainTid, branchStream(b));
             streamWaitEvent(kMainTid, kComputeStream, back);
         }

@@ -79,6 +79,8 @@ struct Options {
     // comes before the event sync, so that it waits.
     int streams = 0;             // 0, 1: compute stream only; 2..6: each forward layer forks streams-1
                                  // side branches (cudaEventRecord + cudaStreamWaitEvent both ways)
+    bool reverseJoins = false;   // with streams >= 3: the main stream waits for the branches last to first,
+                                 // so the wait recorded last is not the one that ends last
     bool blockingCopies = false; // device-to-host copy calls return 2-4 µs after their copy ends (the
                                  // call's dur covers the wait); a synchronous cudaMemcpy DtoH per step;
                                  // the stream syncs that follow take ~1 µs

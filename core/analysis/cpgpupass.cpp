@@ -35,9 +35,17 @@ public:
             m_g.addEdge(m_ctx.endNode(src), end, CpEdgeType::SyncDependency, 0);
     }
 
-    void activity(uint32_t g, int32_t prev, int32_t syncSrc, int32_t) override
+    void activity(uint32_t g, int32_t prev, const std::vector<StreamWait> &waits) override
     {
         const RowTable &rows = m_ctx.rows;
+        // The awaited op that ends last binds the start: the path follows it alone (the
+        // others, ending earlier, did not hold the kernel back; as 0-weight edges they
+        // would let the longest path take a branch that was not waited for). HTA: the
+        // only one it keeps, the last recorded, binding or not.
+        int32_t syncSrc = -1;
+        for (const StreamWait &w : waits)
+            if (syncSrc < 0 || rows.end(w.src) >= rows.end(static_cast<uint32_t>(syncSrc)))
+                syncSrc = static_cast<int32_t>(w.src);
         if (m_ctx.d731)
             m_ctx.addEventNodes(g, m_g);
         const int32_t start = m_ctx.startNode(g), end = m_ctx.endNode(g);
@@ -151,7 +159,9 @@ void CpaContext::gpuPass(const std::vector<uint32_t> &clipped, CpGraph &g, Build
             sweep.push_back(ev);
     }
     GraphVisitor visitor(*this, g, stats);
-    const SweepStats s = runSyncSweep(rows, tables, std::move(sweep), SweepOptions{}, visitor);
+    SweepOptions sweepOptions;
+    sweepOptions.everyWait = !exact;
+    const SweepStats s = runSyncSweep(rows, tables, std::move(sweep), sweepOptions, visitor);
     stats.unknownSyncNames += s.unknownSyncNames;
     stats.unmatchedWaits += s.unmatchedWaits;
     if (exact || inferredCpu.empty() || clipped.empty())

@@ -87,9 +87,9 @@ public:
 
     bool present(uint32_t event) const override { return m_rows.isLoaded(event); }
 
-    void activity(uint32_t g, int32_t prev, int32_t syncSrc, int32_t syncRow) override
+    void activity(uint32_t g, int32_t prev, const std::vector<StreamWait> &waits) override
     {
-        if (syncSrc < 0)
+        if (waits.empty())
             return;
         // The wait cost dst only the part of its gap when it was otherwise ready to run.
         bool known = false;
@@ -104,10 +104,20 @@ public:
             ready = known ? std::max(ready, prevEnd) : prevEnd;
             known = true;
         }
-        const double until = std::min(m_rows.end(static_cast<uint32_t>(syncSrc)), m_rows.ts(g));
-        const double wait = known ? std::max(0.0, until - ready) : 0.0;
-        edges.push_back({static_cast<uint32_t>(syncSrc), g, static_cast<uint32_t>(syncRow), SyncKind::StreamWaitEvent, true, false,
-                         wait});
+        // Several waits (a join of side streams): by the end of what they await, each
+        // is charged the delay beyond the ones that ended before it, so the kernel's
+        // waits add up to its one gap.
+        m_byEnd.assign(waits.begin(), waits.end());
+        std::stable_sort(m_byEnd.begin(), m_byEnd.end(), [&](const StreamWait &a, const StreamWait &b) {
+            return m_rows.end(a.src) < m_rows.end(b.src);
+        });
+        for (const StreamWait &w : m_byEnd) {
+            const double until = std::min(m_rows.end(w.src), m_rows.ts(g));
+            const double wait = known ? std::max(0.0, until - ready) : 0.0;
+            if (known)
+                ready = std::max(ready, until);
+            edges.push_back({w.src, g, w.row, SyncKind::StreamWaitEvent, true, false, wait});
+        }
     }
 
     void cpuSync(uint32_t src, uint32_t syncRow, SyncKind kind) override
@@ -124,6 +134,7 @@ public:
     }
 
     std::vector<SyncEdge> edges;
+    std::vector<StreamWait> m_byEnd;
     size_t unlinkedSyncs = 0;
 
 private:
@@ -135,7 +146,7 @@ private:
 std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &diag, const SyncOptions &options)
 {
     const bool rows = checkCudaSyncPresent(trace, diag, options.htaExact);
-    std::vector<SyncEdge> edges = rows ? findRecordedSyncEdges(trace, diag) : std::vector<SyncEdge>();
+    std::vector<SyncEdge> edges = rows ? findRecordedSyncEdges(trace, diag, !options.htaExact) : std::vector<SyncEdge>();
     if (options.htaExact)
         return edges;
     SyncInferenceStats stats;
@@ -157,7 +168,7 @@ std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &di
     return edges;
 }
 
-std::vector<SyncEdge> findRecordedSyncEdges(const KinetoTrace &trace, Diagnostics &diag)
+std::vector<SyncEdge> findRecordedSyncEdges(const KinetoTrace &trace, Diagnostics &diag, bool everyWait)
 {
     RowOptions options;
     options.nsRounding = false;
@@ -172,6 +183,7 @@ std::vector<SyncEdge> findRecordedSyncEdges(const KinetoTrace &trace, Diagnostic
     EdgeCollector collector(rows);
     SweepOptions sweepOptions;
     sweepOptions.keyByDevice = true;
+    sweepOptions.everyWait = everyWait;
     const SweepStats stats = runSyncSweep(rows, tables, std::move(sweep), sweepOptions, collector);
     if (collector.unlinkedSyncs > 0)
         diag.warning("sync.unlinked_call",

@@ -84,8 +84,10 @@ std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &di
                                        const SyncOptions &options = SyncOptions());
 
 // Only the edges of the cuda_sync rows (HTA's rules), as above; no diagnostic
-// about missing rows.
-std::vector<SyncEdge> findRecordedSyncEdges(const KinetoTrace &trace, Diagnostics &diag);
+// about missing rows. everyWait: every Stream Wait Event of a kernel (a join of
+// several streams) is an edge, each charged the delay beyond the ones that ended
+// before it; false: HTA's last one only.
+std::vector<SyncEdge> findRecordedSyncEdges(const KinetoTrace &trace, Diagnostics &diag, bool everyWait = true);
 
 // Sums the waits per kind.
 SyncWaitTotals syncWaitTotals(const std::vector<SyncEdge> &edges);

@@ -208,7 +208,8 @@ SweepStats runSyncSweep(const RowTable &rows, const SyncTables &tables, std::vec
     // Last activity per stream, iterated in first-seen order (Python dict semantics).
     std::map<StreamKey, size_t> slotOf;
     std::vector<std::pair<StreamKey, uint32_t>> last;
-    std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> pending; // dest -> (src, Stream Wait Event row)
+    std::unordered_map<uint32_t, std::vector<StreamWait>> pending; // dest -> its waits, in sweep order
+    std::vector<StreamWait> waits;
     auto keyOf = [&](uint32_t i) {
         return StreamKey{options.keyByDevice ? pidKey(events[i]) : IdKey{}, rows.stream(i)};
     };
@@ -230,7 +231,10 @@ SweepStats runSyncSweep(const RowTable &rows, const SyncTables &tables, std::vec
                     if (next < 0)
                         continue;
                     const uint32_t dest = static_cast<uint32_t>(rows.indexCorr(static_cast<uint32_t>(next)));
-                    pending[dest] = {src, row};
+                    auto &list = pending[dest];
+                    if (!options.everyWait)
+                        list.clear(); // HTA: the last one wins
+                    list.push_back({src, row});
                 } else if (visitor.sourcePresent(src)) {
                     visitor.cpuSync(src, row, SyncKind::EventSync);
                 }
@@ -251,12 +255,11 @@ SweepStats runSyncSweep(const RowTable &rows, const SyncTables &tables, std::vec
         }
         if (!visitor.present(row))
             continue;
-        int32_t syncSrc = -1, syncRow = -1;
+        waits.clear();
         if (auto it = pending.find(row); it != pending.end()) {
-            if (visitor.sourcePresent(it->second.first)) {
-                syncSrc = static_cast<int32_t>(it->second.first);
-                syncRow = static_cast<int32_t>(it->second.second);
-            }
+            for (const StreamWait &w : it->second)
+                if (visitor.sourcePresent(w.src))
+                    waits.push_back(w);
             pending.erase(it);
         }
         const StreamKey key = keyOf(row);
@@ -264,7 +267,7 @@ SweepStats runSyncSweep(const RowTable &rows, const SyncTables &tables, std::vec
         if (inserted)
             last.emplace_back(key, row);
         const int32_t prev = inserted ? -1 : static_cast<int32_t>(last[slot->second].second);
-        visitor.activity(row, prev, syncSrc, syncRow);
+        visitor.activity(row, prev, waits);
         last[slot->second].second = row;
     }
     return stats;

@@ -54,6 +54,12 @@ private:
     std::vector<std::pair<uint32_t, int32_t>> m_waits;      // sorted by wait runtime row
 };
 
+// A GPU->GPU dependency (cudaStreamWaitEvent): the awaited activity and the wait's row.
+struct StreamWait {
+    uint32_t src = 0;
+    uint32_t row = 0;
+};
+
 // Receives the sweep's findings in processing order.
 class SyncSweepVisitor
 {
@@ -65,9 +71,10 @@ public:
     // only links sources its sweep has already visited.
     virtual bool sourcePresent(uint32_t event) const { return present(event); }
     // An ordinary GPU activity `g` in sweep order. prev: the last activity processed
-    // on its stream (-1 none); syncSrc/syncRow: a pending GPU->GPU dependency whose
-    // source is present (-1 none), with its Stream Wait Event row.
-    virtual void activity(uint32_t g, int32_t prev, int32_t syncSrc, int32_t syncRow) = 0;
+    // on its stream (-1 none); waits: its pending GPU->GPU dependencies whose sources
+    // are present, each with its Stream Wait Event row, in sweep order. HTA keeps only
+    // the last one recorded; with SweepOptions::everyWait, all of them.
+    virtual void activity(uint32_t g, int32_t prev, const std::vector<StreamWait> &waits) = 0;
     // The CPU call behind cuda_sync row `syncRow` waited for activity `src`.
     virtual void cpuSync(uint32_t src, uint32_t syncRow, SyncKind kind) = 0;
 };
@@ -76,6 +83,10 @@ struct SweepOptions {
     // false: HTA's "last activity per stream number"; true: per (device pid, stream),
     // and a Context Sync only covers its own device.
     bool keyByDevice = false;
+    // false: HTA's one pending wait per activity (a later Stream Wait Event for the same
+    // kernel replaces the earlier: a kernel joining two side streams keeps one); true:
+    // every wait recorded for it.
+    bool everyWait = false;
 };
 
 struct SweepStats {

@@ -4,6 +4,9 @@
 // "no cuda_sync events" diagnostic.
 #include "analysis/syncedges.h"
 #include "cptestutil.h"
+#include "tracegen.h"
+
+#include <map>
 
 using namespace syncscope;
 
@@ -24,6 +27,8 @@ private slots:
     void miniTrace();
     void eventSyncTrace();
     void multiStreamTrace();
+    void joinOfSeveralStreams_data();
+    void joinOfSeveralStreams();
     void matchesCriticalPathSyncEdges();
     void noCudaSyncDiagnostic();
 };
@@ -92,6 +97,86 @@ void TestSyncEdges::multiStreamTrace()
     QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].calls, size_t(1));
     QCOMPARE(totals.byKind[size_t(SyncKind::ContextSync)].waitUs, 7.0);
     QCOMPARE(totals.byKind[size_t(SyncKind::StreamWaitEvent)].edges, size_t(1));
+}
+
+void TestSyncEdges::joinOfSeveralStreams_data()
+{
+    QTest::addColumn<int>("streams");
+    QTest::addColumn<bool>("reverse");
+    QTest::newRow("3 streams") << 3 << false;
+    QTest::newRow("3 streams, joined last to first") << 3 << true;
+    QTest::newRow("5 streams, joined last to first") << 5 << true;
+}
+
+// A kernel after a join waits on every branch (one Stream Wait Event each). HTA keeps the
+// last one recorded; by default every one is a sync edge, the waits adding up to the one
+// gap, and the critical path follows the branch that ended last (recorded last or not).
+void TestSyncEdges::joinOfSeveralStreams()
+{
+    QFETCH(int, streams);
+    QFETCH(bool, reverse);
+    tracegen::Options g;
+    g.prefix = testutil::tempDir() + "/join" + std::to_string(streams) + (reverse ? "r" : "");
+    g.steps = 3;
+    g.layers = 2;
+    g.seed = 5;
+    g.streams = streams;
+    g.reverseJoins = reverse;
+    const tracegen::Result pair = tracegen::generate(g);
+    Diagnostics diag;
+    auto t = cptest::load(pair.devicePath, diag);
+    QVERIFY(t);
+    const std::vector<SyncEdge> every = findAllSyncEdges(*t, diag), hta = findAllSyncEdges(*t, diag, SyncOptions{true});
+    std::map<uint32_t, std::vector<const SyncEdge *>> byDst, htaByDst;
+    for (const SyncEdge &e : every)
+        if (e.kind == SyncKind::StreamWaitEvent && !e.inferred) // the rows' edges, not those inferred besides
+            byDst[e.dst].push_back(&e);
+    for (const SyncEdge &e : hta)
+        if (e.kind == SyncKind::StreamWaitEvent)
+            htaByDst[e.dst].push_back(&e);
+    QCOMPARE(byDst.size(), htaByDst.size()); // the same kernels wait; only how many edges each
+    CriticalPathOptions o;
+    o.annotation = "";
+    const CriticalPathResult path = analyzeCriticalPath(*t, o, diag);
+    o.htaExact = true;
+    const CriticalPathResult htaPath = analyzeCriticalPath(*t, o, diag);
+    QVERIFY(path.success && htaPath.success);
+    auto has = [](const CriticalPathResult &r, uint32_t src, uint32_t dst) {
+        return std::find(r.syncEdges.begin(), r.syncEdges.end(), std::make_pair(src, dst)) != r.syncEdges.end();
+    };
+    size_t joins = 0, lastNotLatest = 0;
+    for (const auto &[dst, edges] : byDst) {
+        QCOMPARE(htaByDst[dst].size(), size_t(1));
+        const SyncEdge &h = *htaByDst[dst].front();
+        if (edges.size() < 2) {
+            QCOMPARE(edges.front()->src, h.src);
+            continue;
+        }
+        ++joins;
+        const SyncEdge *latest = edges.front();
+        double sum = 0;
+        for (const SyncEdge *e : edges) {
+            sum += e->waitUs;
+            if (t->events[e->src].end() > t->events[latest->src].end())
+                latest = e;
+        }
+        QVERIFY(std::any_of(edges.begin(), edges.end(), [&](const SyncEdge *e) { return e->src == h.src; }));
+        if (latest->src == h.src) {
+            QVERIFY2(std::fabs(sum - h.waitUs) < 1e-6, qPrintable(QString("%1 vs %2").arg(sum).arg(h.waitUs)));
+        } else {
+            ++lastNotLatest;
+            QVERIFY(sum >= h.waitUs - 1e-6);
+        }
+        if (has(htaPath, h.src, dst)) { // in both windows: HTA's last recorded, ours the latest ending
+            QVERIFY(has(path, latest->src, dst));
+            QVERIFY(latest->src == h.src || !has(path, h.src, dst));
+        }
+    }
+    QVERIFY(joins >= 3);
+    if (reverse)
+        QVERIFY(lastNotLatest > 0);
+    else
+        QCOMPARE(lastNotLatest, size_t(0));
 }
 
 void TestSyncEdges::matchesCriticalPathSyncEdges()
