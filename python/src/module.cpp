@@ -3,6 +3,7 @@
 // Every entry point runs the pipeline the CLI and the GUI run; the tables come
 // back as dicts of columns, which syncscope/__init__.py makes DataFrames.
 #include "pydiff.h"
+#include "pyhang.h"
 #include "pyjob.h"
 #include "pytrace.h"
 
@@ -61,4 +62,13 @@ PYBIND11_MODULE(_syncscope, m)
         .def("bound_by", &PyDiff::boundBy)
         .def("top_changes", &PyDiff::topChanges)
         .def("report_json", &PyDiff::reportJson);
+
+    pyb::class_<PyHang, std::shared_ptr<PyHang>>(m, "Hang")
+        .def_static("read", &PyHang::read, pyb::arg("dir"), pyb::arg("progress") = pyb::none())
+        .def("summary", &PyHang::summary)
+        .def("analysis_json", &PyHang::analysisJson)
+        .def("suspects", &PyHang::suspects)
+        .def("groups", &PyHang::groups)
+        .def("entries", &PyHang::entries, pyb::arg("rank"))
+        .def("inputs", &PyHang::inputs);
 }

@@ -23,7 +23,7 @@ from ._syncscope import AnalysisError, InputError, OutputError, UsageError
 from ._hta import CPGraph, TraceAnalysis
 
 __version__ = _c.__version__
-__all__ = ["load", "load_job", "diff", "Trace", "Job", "Diff", "WhatIf", "CPGraph", "TraceAnalysis",
+__all__ = ["load", "load_job", "diff", "hang", "Trace", "Job", "Diff", "Hang", "WhatIf", "CPGraph", "TraceAnalysis",
            "UsageError", "InputError", "OutputError", "AnalysisError"]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -434,3 +434,42 @@ def diff(a, b, progress: Progress = None, *, step: Optional[int] = None, instanc
         or instance is not None or annotation is not None else []
     args = ["--batch", "--diff", base, cand] + (base_opts or cand_opts) + opts
     return Diff(_c.Diff.run(args, _progress(progress)))
+
+
+class Hang:
+    """Why a job hung, from the NCCL flight recorder dumps of a folder, as
+    `syncscope --batch --flight-recorder DIR`. Made by syncscope.hang()."""
+
+    def __init__(self, impl):
+        self._h = impl
+        self.summary: str = impl.summary()
+
+    def __repr__(self) -> str:
+        first = self.summary.splitlines()[0] if self.summary else ""
+        return "<syncscope.Hang %s>" % first
+
+    def suspects(self) -> pd.DataFrame:
+        """One row per finding, root cause first (rank lists as "1,5,7" text)."""
+        return _frame(self._h.suspects())
+
+    def groups(self) -> pd.DataFrame:
+        """Every process group's members: the state of each rank's last entry there."""
+        return _frame(self._h.groups())
+
+    def entries(self, rank: int) -> pd.DataFrame:
+        """The rank's recorded entries, oldest first, with their stack frames ("\n"-joined)."""
+        return _frame(self._h.entries(rank))
+
+    def inputs(self) -> dict:
+        """The dumps read, the ranks without one, the world size, the files refused, warnings."""
+        return self._h.inputs()
+
+    def report(self) -> dict:
+        """The report's `hang` object (suspects, groups, warnings)."""
+        return json.loads(self._h.analysis_json())
+
+
+def hang(path: PathLike, progress: Progress = None) -> Hang:
+    """Read a folder of NCCL flight recorder dumps (pickle or JSON, any file names) and find
+    the collective the job is stuck in, who never entered it and who waits in it."""
+    return Hang(_c.Hang.read(os.fspath(path), _progress(progress)))

@@ -47,6 +47,8 @@ share/syncscope/sample/README.md
 share/syncscope/sample/real/simple_add.et.json.gz
 share/syncscope/sample/real/simple_add.kineto.json.gz
 share/syncscope/sample/real/LICENSE.HolisticTraceAnalysis.txt
+share/syncscope/sample/hang/nccl_trace_rank_0
+share/syncscope/sample/hang/nccl_trace_rank_15
 share/doc/syncscope/copyright
 share/doc/syncscope/changelog.gz
 LIST

@@ -188,6 +188,7 @@ class ReadmeExample(unittest.TestCase):
                 os.chdir(cwd)
         self.assertLess(scope["w"].projected_us, scope["w"].baseline_us)
         self.assertEqual(len(scope["j"].ranks()), 8)
+        self.assertTrue(scope["h"].summary.startswith("hang: pg 9 EXPERT_MODEL_PARALLEL_GROUP"), scope["h"].summary)
 
 
 if __name__ == "__main__":
