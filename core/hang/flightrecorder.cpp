@@ -461,4 +461,10 @@ bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &e
     return parsed;
 }
 
+bool rereadWithFrames(const FrDump &dump, FrDump &out)
+{
+    std::string error;
+    return readFlightRecorderDump(dump.path, out, error) && out.entries.size() == dump.entries.size();
+}
+
 } // namespace syncscope

@@ -123,6 +123,10 @@ struct FrReadOptions {
     FrRanksCache *ranksCache = nullptr; // share equal member lists across dumps
 };
 bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &error, const FrReadOptions &options = {});
+// `dump`, read from a folder without its stack frames (FrReadOptions::frames false), read
+// again from its file with them; false when the file cannot be read or no longer holds the
+// same number of entries (it changed since).
+bool rereadWithFrames(const FrDump &dump, FrDump &out);
 // The same on bytes already read; `name` is what errors call the input.
 bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
                              const FrReadOptions &options = {});

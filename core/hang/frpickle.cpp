@@ -3,8 +3,6 @@
 
 #include "hang/flightrecorder.h"
 
-#include <nlohmann/json.hpp>
-#include <simdjson.h>
 
 #include <algorithm>
 #include <charconv>
@@ -317,6 +315,24 @@ private:
         }
         return true;
     }
+    // The memo index after a PUT/GET opcode: a decimal line (p, g), 1 byte (q, h) or 4 (r, j).
+    bool memoIndex(uint8_t op, size_t at, uint64_t &index)
+    {
+        if (op == 'p' || op == 'g') {
+            std::string_view line;
+            int64_t v;
+            if (!readLine(at, line) || !parseDecimal(line, at, v))
+                return false;
+            index = uint64_t(v);
+            return true;
+        }
+        const size_t width = op == 'q' || op == 'h' ? 1 : 4;
+        const bool put = op == 'q' || op == 'r';
+        if (!need(width, at, width == 1 ? (put ? "BINPUT" : "BINGET") : (put ? "LONG_BINPUT" : "LONG_BINGET")))
+            return false;
+        index = readLe(width);
+        return true;
+    }
     bool memoGet(uint64_t index, size_t at)
     {
         const FrValue *v = nullptr;
@@ -625,196 +641,25 @@ private:
             FrValue *dict = mutableAt(m_stack.size() - 1, K::Dict, at, "SETITEMS");
             return dict && append(dict, items, at);
         }
-        case 'p': { // PUT (text)
-            std::string_view line;
-            int64_t v;
-            if (!readLine(at, line) || !parseDecimal(line, at, v))
-                return false;
-            return memoPut(uint64_t(v), at);
-        }
+        case 'p': // PUT (text), BINPUT, LONG_BINPUT
         case 'q':
-            if (!need(1, at, "BINPUT"))
-                return false;
-            return memoPut(readLe(1), at);
-        case 'r':
-            if (!need(4, at, "LONG_BINPUT"))
-                return false;
-            return memoPut(readLe(4), at);
+        case 'r': {
+            uint64_t index;
+            return memoIndex(op, at, index) && memoPut(index, at);
+        }
         case 0x94: // MEMOIZE
             return memoPut(m_memoSize, at);
-        case 'g': {
-            std::string_view line;
-            int64_t v;
-            if (!readLine(at, line) || !parseDecimal(line, at, v))
-                return false;
-            return memoGet(uint64_t(v), at);
-        }
+        case 'g': // GET (text), BINGET, LONG_BINGET
         case 'h':
-            if (!need(1, at, "BINGET"))
-                return false;
-            return memoGet(readLe(1), at);
-        case 'j':
-            if (!need(4, at, "LONG_BINGET"))
-                return false;
-            return memoGet(readLe(4), at);
+        case 'j': {
+            uint64_t index;
+            return memoIndex(op, at, index) && memoGet(index, at);
+        }
         default:
             return err(at, "unknown or unsupported opcode " + hex2(op));
         }
     }
 };
-
-// Nesting of JSON text outside strings, so a hostile document is refused before the
-// parser builds it.
-bool jsonDepthOk(std::string_view text, std::string &error)
-{
-    size_t depth = 0;
-    bool inString = false;
-    for (size_t k = 0; k < text.size(); ++k) {
-        const char c = text[k];
-        if (inString) {
-            if (c == '\\')
-                ++k;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kFrMaxDepth) {
-                error = "byte " + std::to_string(k) + ": nesting deeper than " + std::to_string(kFrMaxDepth) + " levels";
-                return false;
-            }
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
-    }
-    return true;
-}
-
-template <typename Json>
-const FrValue *fromJson(const Json &j, FrTree &tree)
-{
-    using K = FrValue::Kind;
-    FrValue *x = nullptr;
-    switch (j.type()) {
-    case Json::value_t::boolean:
-        x = tree.make(K::Bool);
-        x->b = j.template get<bool>();
-        break;
-    case Json::value_t::number_integer:
-        x = tree.make(K::Int);
-        x->i = j.template get<int64_t>();
-        break;
-    case Json::value_t::number_unsigned: {
-        const uint64_t u = j.template get<uint64_t>();
-        if (u <= uint64_t(INT64_MAX)) {
-            x = tree.make(K::Int);
-            x->i = int64_t(u);
-        } else {
-            x = tree.make(K::Float);
-            x->f = double(u);
-        }
-        break;
-    }
-    case Json::value_t::number_float:
-        x = tree.make(K::Float);
-        x->f = j.template get<double>();
-        break;
-    case Json::value_t::string:
-        x = tree.make(K::String);
-        x->s = tree.own(j.template get_ref<const std::string &>());
-        break;
-    case Json::value_t::array:
-        x = tree.make(K::List);
-        x->items.reserve(j.size());
-        for (const auto &v : j) {
-            const FrValue *c = fromJson(v, tree);
-            x->depth = std::max<uint32_t>(x->depth, c->depth + 1);
-            x->items.push_back(c);
-        }
-        break;
-    case Json::value_t::object:
-        x = tree.make(K::Dict);
-        x->items.reserve(j.size() * 2);
-        for (auto it = j.begin(); it != j.end(); ++it) {
-            FrValue *key = tree.make(K::String);
-            key->s = tree.own(it.key());
-            const FrValue *c = fromJson(it.value(), tree);
-            x->depth = std::max<uint32_t>(x->depth, c->depth + 1);
-            x->items.push_back(key);
-            x->items.push_back(c);
-        }
-        break;
-    default:
-        x = tree.make(K::Null);
-        break;
-    }
-    return x;
-}
-
-// The JSON tree as values; strings point into the parser's buffer (kept by the tree).
-// Depth is bounded by jsonDepthOk before parsing.
-const FrValue *fromSimdjson(simdjson::dom::element j, FrTree &tree)
-{
-    using K = FrValue::Kind;
-    using T = simdjson::dom::element_type;
-    FrValue *x = nullptr;
-    switch (j.type()) {
-    case T::BOOL:
-        x = tree.make(K::Bool);
-        x->b = bool(j.get_bool().value_unsafe());
-        break;
-    case T::INT64:
-        x = tree.make(K::Int);
-        x->i = j.get_int64().value_unsafe();
-        break;
-    case T::UINT64: {
-        const uint64_t u = j.get_uint64().value_unsafe();
-        x = tree.make(u <= uint64_t(INT64_MAX) ? K::Int : K::Float);
-        if (x->kind == K::Int)
-            x->i = int64_t(u);
-        else
-            x->f = double(u);
-        break;
-    }
-    case T::DOUBLE:
-        x = tree.make(K::Float);
-        x->f = j.get_double().value_unsafe();
-        break;
-    case T::STRING:
-        x = tree.make(K::String);
-        x->s = j.get_string().value_unsafe();
-        break;
-    case T::ARRAY: {
-        x = tree.make(K::List);
-        const simdjson::dom::array a = j.get_array().value_unsafe();
-        x->items.reserve(a.size());
-        for (simdjson::dom::element v : a) {
-            const FrValue *c = fromSimdjson(v, tree);
-            x->depth = std::max<uint32_t>(x->depth, c->depth + 1);
-            x->items.push_back(c);
-        }
-        break;
-    }
-    case T::OBJECT: {
-        x = tree.make(K::Dict);
-        const simdjson::dom::object o = j.get_object().value_unsafe();
-        x->items.reserve(o.size() * 2);
-        for (const simdjson::dom::key_value_pair kv : o) {
-            FrValue *key = tree.make(K::String);
-            key->s = kv.key;
-            const FrValue *c = fromSimdjson(kv.value, tree);
-            x->depth = std::max<uint32_t>(x->depth, c->depth + 1);
-            x->items.push_back(key);
-            x->items.push_back(c);
-        }
-        break;
-    }
-    default:
-        x = tree.make(K::Null);
-        break;
-    }
-    return x;
-}
 
 } // namespace
 
@@ -822,35 +667,6 @@ bool frUnpickle(std::string_view bytes, FrTree &tree, std::string &error)
 {
     Unpickler u(bytes, tree);
     return u.run(error);
-}
-
-bool frParseJson(std::string_view bytes, FrTree &tree, std::string &error)
-{
-    if (!jsonDepthOk(bytes, error))
-        return false;
-    // simdjson first (several times faster, strings stay in its buffer); nlohmann only
-    // to say where a document it refused is wrong.
-    // One parser per thread: its buffers are reused from dump to dump.
-    thread_local simdjson::dom::parser parser;
-    const simdjson::padded_string padded(bytes.data(), bytes.size());
-    simdjson::dom::element root;
-    if (!parser.parse(padded).get(root)) {
-        tree.root = fromSimdjson(root, tree);
-        return true;
-    }
-    // Ordered, so pg_config and pg_status keep the order they were written in.
-    nlohmann::ordered_json j;
-    try {
-        j = nlohmann::ordered_json::parse(bytes.begin(), bytes.end());
-    } catch (const nlohmann::json::parse_error &e) {
-        error = "byte " + std::to_string(e.byte > 0 ? e.byte - 1 : 0) + ": not valid JSON (" + e.what() + ")";
-        return false;
-    } catch (const nlohmann::json::exception &e) { // a number out of range (1e400), ...
-        error = "byte 0: not valid JSON (" + std::string(e.what()) + ")";
-        return false;
-    }
-    tree.root = fromJson(j, tree);
-    return true;
 }
 
 } // namespace syncscope

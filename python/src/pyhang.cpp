@@ -128,9 +128,7 @@ pyb::dict PyHang::entries(int64_t rank) const
         throw UsageError("rank " + std::to_string(rank) + " has no dump in " + m_folder->dir);
     // The folder was read without stacks: this rank's dump again, with them.
     FrDump full;
-    std::string error;
-    const bool reread = readFlightRecorderDump(it->path, full, error) && full.entries.size() == it->entries.size();
-    const FrDump &d = reread ? full : *it;
+    const FrDump &d = rereadWithFrames(*it, full) ? full : *it;
     Columns c;
     auto &record = c.i64("record_id");
     auto &pg = c.text("pg_id");

@@ -407,8 +407,7 @@ void HangWindow::showFrames()
     if (!d->frames && (!m_framesDump || m_framesDump->path != d->path)) {
         // The folder was read without stacks: this rank's dump again, with them.
         auto full = std::make_shared<FrDump>();
-        std::string error;
-        if (readFlightRecorderDump(d->path, *full, error) && full->entries.size() == d->entries.size())
+        if (rereadWithFrames(*d, *full))
             m_framesDump = std::move(full);
         else
             m_framesDump.reset();
