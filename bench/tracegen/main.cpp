@@ -22,6 +22,7 @@ int usage()
                  "                          [--slow-kernel SUBSTR --slow-kernel-scale X] [--extra-sync]\n"
                  "                          [--streams N [--reverse-joins]] [--blocking-copies] [--item-loop N] [--pageable]\n"
                  "                          [--cuda-graphs] [--async-tail] [--hip] [--no-cuda-sync]\n"
+                 "                          [--old-categories] [--unresolved-sync-rows] [--gpu-clock-skew-us US]\n"
                  "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
                  "       syncscope-tracegen --job DIR --ranks N [--steps N] [--layers L] [--seed S] [--plain]\n"
                  "                          [--straggler R] [--straggler-scale X] [--max-clock-offset-us US]\n"
@@ -52,6 +53,10 @@ int usage()
                  "--no-cuda-sync writes no cuda_sync rows (torch.profiler's default). The grid options\n"
                  "(not --hip, --no-cuda-sync) write whole-ns GPU times, and cross-stream waits resolve\n"
                  "1-2.5 us after the awaited op ends.\n"
+                 "Shapes of real traces: --old-categories writes Kineto's names before late 2022\n"
+                 "(Kernel, Memcpy, Memset, Runtime, Operator, async_cpu_to_gpu); --unresolved-sync-rows\n"
+                 "writes Stream Wait Event / Event Sync rows with wait_on_stream -1 (CUDA >= 12.9);\n"
+                 "--gpu-clock-skew-us US puts every GPU timestamp US later (a GPU that starts late).\n"
                  "--hang-case / --hang-scale write NCCL flight recorder dumps with a known hang as\n"
                  "DIR/rank<N>.json (with --pickle: DIR/rank<N>, torch's pickle with stack frames) and\n"
                  "the expected findings (roots first) as DIR/expected.json.\n");
@@ -161,6 +166,12 @@ int main(int argc, char **argv)
             o.hip = true;
         else if (a == "--no-cuda-sync")
             o.noCudaSync = true;
+        else if (a == "--old-categories")
+            o.oldCategories = true;
+        else if (a == "--unresolved-sync-rows")
+            o.unresolvedSyncRows = true;
+        else if (a == "--gpu-clock-skew-us" && (v = next()))
+            o.gpuClockSkewUs = std::atof(v);
         else if (a == "--gzip")
             o.gzip = true;
         else if (a == "--sample")

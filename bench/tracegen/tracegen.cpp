@@ -5,6 +5,7 @@
 #include "io/outputfile.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -119,7 +120,7 @@ private:
     }
     void event(const std::string &body)
     {
-        kin(std::string(m_firstEvent ? "\n  " : ",\n  ") + body);
+        kin(std::string(m_firstEvent ? "\n  " : ",\n  ") + (m_opt.oldCategories ? oldSpelling(body) : body));
         m_firstEvent = false;
         ++m_result.deviceEvents;
     }
@@ -433,6 +434,25 @@ private:
     bool pairGroup() const { return m_opt.job && size_t(m_collective) < m_opt.job->groupNames.size(); }
 
     // A cuda_sync row (none with --no-cuda-sync).
+    // The category names Kineto wrote before late 2022 (PyTorch <= 1.13).
+    static std::string oldSpelling(std::string body)
+    {
+        static const std::pair<const char *, const char *> renames[] = {
+            {"\"cat\": \"kernel\"", "\"cat\": \"Kernel\""},
+            {"\"cat\": \"gpu_memcpy\"", "\"cat\": \"Memcpy\""},
+            {"\"cat\": \"gpu_memset\"", "\"cat\": \"Memset\""},
+            {"\"cat\": \"cuda_runtime\"", "\"cat\": \"Runtime\""},
+            {"\"cat\": \"cpu_op\"", "\"cat\": \"Operator\""},
+            {"\"cat\": \"ac2g\", \"name\": \"ac2g\"", "\"cat\": \"async_cpu_to_gpu\", \"name\": \"async_gpu\""},
+        };
+        for (const auto &[from, to] : renames) {
+            const size_t at = body.find(from);
+            if (at != std::string::npos)
+                body.replace(at, std::strlen(from), to);
+        }
+        return body;
+    }
+
     void syncEvent(const std::string &body)
     {
         if (!m_opt.noCudaSync)
@@ -501,6 +521,8 @@ private:
     std::string waitArgs(int64_t recordCorr)
     {
         const Record &r = m_records[recordCorr];
+        if (m_opt.unresolvedSyncRows)
+            return ", \"wait_on_stream\": -1, \"wait_on_cuda_event_record_corr_id\": -1";
         return ", \"wait_on_stream\": " + std::to_string(r.stream) + ", \"wait_on_cuda_event_record_corr_id\": " +
                std::to_string(recordCorr) + ", \"wait_on_cuda_event_id\": " + std::to_string(recordCorr % 97 + 1);
     }
@@ -612,6 +634,7 @@ private:
 
     void gpuTimes(double start, double dur, std::string &tsText, std::string &durText) const
     {
+        start += m_opt.gpuClockSkewUs;
         if (!gridTiming()) {
             tsText = fmtUs(m_baseUs + start);
             durText = fmtUs(dur);

@@ -92,6 +92,12 @@ struct Options {
     bool asyncTail = false;      // the last step does not synchronise at its end: its GPU work outlasts the CPU
     bool hip = false;            // HIP runtime names (hipLaunchKernel, hipExtLaunchKernel, hipMemcpyAsync, ...)
     bool noCudaSync = false;     // write no cuda_sync rows (torch.profiler's default); same random draws
+    // Shapes of real traces (issue 38), each changing only what it names:
+    bool oldCategories = false;  // Kineto's spellings before late 2022: Kernel, Memcpy, Memset, Runtime,
+                                 // Operator, flows async_cpu_to_gpu
+    bool unresolvedSyncRows = false; // Stream Wait Event / Event Sync rows with wait_on_stream and
+                                     // wait_on_cuda_event_record_corr_id -1 (CUDA >= 12.9 before kineto#1552)
+    double gpuClockSkewUs = 0;   // every GPU timestamp this much later: the GPU starts long after its launch
     SyncTruth *truth = nullptr;  // out: the true sync dependencies of the written Kineto file
 };
 

@@ -93,6 +93,14 @@ public:
             } else {
                 ++m_stats.launchWithoutRuntimeNode; // HTA asserts here; we add nothing
             }
+        } else if (!m_ctx.exact && m_ctx.streamPrev[g] < 0 && syncEnd < 0 && runtimeStart >= 0 &&
+                   m_g.nodeTime[start] >= m_g.nodeTime[runtimeStart]) {
+            // Default mode: the first op of a stream in the trace follows its launch, however
+            // long the queue (HTA adds no edge then). A GPU that starts long after its launches
+            // (work queued before the profiler, or clocks out of step: trace.gpu_start_hole)
+            // would otherwise start the path at the GPU and leave the hole out (issue 38).
+            m_g.addEdge(runtimeStart, start, CpEdgeType::Dependency, m_g.nodeTime[start] - m_g.nodeTime[runtimeStart]);
+            edgeAdded = true;
         } else if (prevEnd >= 0 &&
                    (m_ctx.d731 || m_g.nodeTime[start] - m_g.nodeTime[prevEnd] < kKernelKernelThresholdUs) &&
                    (syncEnd < 0 || m_g.nodeTime[syncEnd] < m_g.nodeTime[prevEnd])) {

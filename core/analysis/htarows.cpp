@@ -71,9 +71,10 @@ uint16_t nameRolesOf(std::string_view s)
 
 uint8_t catRoleOf(std::string_view s)
 {
-    if (s == "cpu_op")
+    // Older Kineto spellings too (kinetoparser.cpp, classifyCategory).
+    if (s == "cpu_op" || s == "Operator")
         return CatCpuOp;
-    if (s == "cuda_runtime" || s == "cuda_driver")
+    if (s == "cuda_runtime" || s == "cuda_driver" || s == "Runtime" || s == "Driver")
         return CatRuntime;
     if (s == "user_annotation")
         return CatUserAnnotation;
@@ -81,7 +82,7 @@ uint8_t catRoleOf(std::string_view s)
         return CatCudaSync;
     if (s == "Trace")
         return CatTrace;
-    if (s == "python_function")
+    if (s == "python_function" || s == "Python")
         return CatPythonFunction;
     return CatNone;
 }

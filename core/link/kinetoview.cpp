@@ -102,7 +102,7 @@ KinetoView buildKinetoView(const KinetoTrace &trace, LinkMode mode)
             }
         } else if (isLinkedGpuOp(mode, e)) {
             v.gpuOps.push_back(idx);
-        } else if (e.kind == EventKind::Flow && trace.str(e.cat) == "ac2g") {
+        } else if (e.kind == EventKind::Flow && isLaunchFlowCategory(trace.str(e.cat))) {
             if (!e.has(KinetoEvent::HasFlowId))
                 ++v.flowsWithoutId;
             if (e.ph != 's' && e.ph != 'f')

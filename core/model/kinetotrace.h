@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,8 @@ inline bool isGpuActivity(EventKind k)
 {
     return k == EventKind::Kernel || k == EventKind::Memcpy || k == EventKind::Memset;
 }
+// The flows from a launch to its GPU op: "ac2g", "async_cpu_to_gpu" before late 2022.
+inline bool isLaunchFlowCategory(std::string_view cat) { return cat == "ac2g" || cat == "async_cpu_to_gpu"; }
 inline bool isCpuSideOp(EventKind k)
 {
     return k == EventKind::CpuOp || k == EventKind::UserAnnotation;

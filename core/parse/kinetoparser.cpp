@@ -31,25 +31,28 @@ EventKind classifyCategory(std::string_view cat, char ph)
     default:
         break;
     }
-    if (cat == "cpu_op")
+    // Today's spellings first, then those Kineto wrote before late 2022 (PyTorch
+    // 1.8-1.13: Operator, Runtime, Kernel, Memcpy, Memset; "Python" with the early
+    // stack tracer): a GPU row is a GPU row whichever release wrote it.
+    if (cat == "cpu_op" || cat == "Operator")
         return EventKind::CpuOp;
     if (cat == "user_annotation")
         return EventKind::UserAnnotation;
-    if (cat == "cuda_runtime")
+    if (cat == "cuda_runtime" || cat == "Runtime")
         return EventKind::Runtime;
-    if (cat == "kernel")
+    if (cat == "kernel" || cat == "Kernel")
         return EventKind::Kernel;
-    if (cat == "gpu_memcpy")
+    if (cat == "gpu_memcpy" || cat == "Memcpy")
         return EventKind::Memcpy;
-    if (cat == "gpu_memset")
+    if (cat == "gpu_memset" || cat == "Memset")
         return EventKind::Memset;
     if (cat == "cuda_sync")
         return EventKind::CudaSync;
-    if (cat == "cuda_driver")
+    if (cat == "cuda_driver" || cat == "Driver")
         return EventKind::Driver;
     if (cat == "gpu_user_annotation")
         return EventKind::GpuUserAnnotation;
-    if (cat == "python_function")
+    if (cat == "python_function" || cat == "Python")
         return EventKind::PythonFunction;
     if (cat == "Trace")
         return EventKind::TraceSpan;

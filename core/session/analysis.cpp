@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis.h"
 
+#include "analysis/traceshape.h"
+
 #include "link/hostgraph.h"
 #include "job/parallel.h"
 #include "report/breakdownreport.h"
@@ -36,6 +38,7 @@ void checkPair(Analysis &a)
     auto &diag = a.diagnostics;
     const KinetoTrace &device = *a.device;
     a.devicePid = kinetoProcessId(device);
+    checkTraceShape(device, diag);
     if (a.request.rank && device.distributed.rank && *a.request.rank != *device.distributed.rank)
         diag.warning("pair.rank_mismatch",
                      device.path + ": --rank " + std::to_string(*a.request.rank) +
