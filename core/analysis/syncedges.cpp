@@ -53,6 +53,18 @@ bool hasCudaSyncRows(const KinetoTrace &trace)
     return false;
 }
 
+size_t unresolvedCudaSyncRows(const KinetoTrace &trace)
+{
+    size_t n = 0;
+    for (const KinetoEvent &e : trace.events) {
+        if (e.kind != EventKind::CudaSync || (e.waitOnStream >= 0 && e.waitOnRecordCorr >= 0))
+            continue;
+        const std::string_view name = trace.str(e.name);
+        n += (name == "Stream Wait Event" || name == "Event Sync") ? 1 : 0;
+    }
+    return n;
+}
+
 static const char *kRecordHint = "record them with torch.profiler.profile(..., experimental_config=torch._C._profiler."
                                  "_ExperimentalConfig(enable_cuda_sync_events=True))";
 
@@ -147,6 +159,17 @@ std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &di
 {
     const bool rows = checkCudaSyncPresent(trace, diag, options.htaExact);
     std::vector<SyncEdge> edges = rows ? findRecordedSyncEdges(trace, diag, !options.htaExact) : std::vector<SyncEdge>();
+    const size_t unresolved = rows ? unresolvedCudaSyncRows(trace) : 0;
+    if (unresolved > 0)
+        diag.warning("sync.unresolved_row",
+                     trace.path + ": " + std::to_string(unresolved) +
+                         " Stream Wait Event / Event Sync rows do not say which event record they wait on "
+                         "(wait_on_stream / wait_on_cuda_event_record_corr_id -1, as Kineto writes them on CUDA >= "
+                         "12.9 before kineto#1552)" +
+                         (options.htaExact ? std::string("; --hta-exact gives them no edge")
+                                           : std::string("; their waits are inferred like those of a call without "
+                                                         "a row (docs/sync_inference.md)")),
+                     trace.path);
     if (options.htaExact)
         return edges;
     SyncInferenceStats stats;

@@ -68,6 +68,11 @@ struct SyncWaitTotals {
     size_t inferredEdges() const;
 };
 
+// Stream Wait Event and Event Sync rows that do not name the event record they
+// wait on (-1 or absent): no recorded edge can come from them, so their calls
+// are inferred like calls without a row.
+size_t unresolvedCudaSyncRows(const KinetoTrace &trace);
+
 struct SyncOptions {
     // HTA f4d0062 exactly: cuda_sync rows only, nothing inferred.
     bool htaExact = false;

@@ -90,6 +90,8 @@ namespace {
 constexpr double kCopyClockSlackUs = 1.0;
 // GPU ops looked at per synchronising call, at most.
 constexpr size_t kMaxScan = 4096;
+// Event records / stream waits looked at per candidate GPU->GPU edge, at most.
+constexpr size_t kMaxCallScan = 256;
 
 // A runtime or driver call, copied out of the (large) event records once.
 struct Call {
@@ -220,7 +222,7 @@ private:
                 else if (api == RuntimeApi::StreamWaitEvent)
                     m_waitCalls.push_back({hta::pidKey(e), hta::tidKey(e), e.ts, i});
                 else if (api == RuntimeApi::EventRecord)
-                    m_recordTs.push_back(e.ts);
+                    m_recordCalls.push_back({hta::pidKey(e), hta::tidKey(e), e.ts, i});
                 if (e.correlation < 0)
                     continue;
                 if (!dense)
@@ -238,7 +240,7 @@ private:
         }
         std::sort(callByCorr.begin(), callByCorr.end());
         std::sort(m_waitCalls.begin(), m_waitCalls.end());
-        std::sort(m_recordTs.begin(), m_recordTs.end());
+        std::sort(m_recordCalls.begin(), m_recordCalls.end());
         for (Gpu &g : m_gpu) {
             if (g.corr < 0)
                 continue;
@@ -251,6 +253,7 @@ private:
             if (g.launch >= 0)
                 g.launchTs = m_events[static_cast<uint32_t>(g.launch)].ts;
         }
+        streamsOfCalls();
         for (const SyncEdge &e : recorded)
             (e.gpuToGpu ? m_coveredGpu : m_coveredCalls).push_back(e.dst);
         for (auto *v : {&m_coveredGpu, &m_coveredCalls}) {
@@ -281,6 +284,42 @@ private:
             for (size_t k = 0; k < keys.size(); ++k)
                 m_byCorr[k] = keys[k].second;
         }
+    }
+
+    // Which stream each event record and stream wait was for. Kineto's runtime rows do
+    // not say, but PyTorch records on the current stream and waits to switch to the
+    // waiting one: a record is taken as on the stream of its thread's launch before it,
+    // a wait as for the stream of its thread's launch after it (-1: no such launch).
+    void streamsOfCalls()
+    {
+        std::vector<std::tuple<hta::IdKey, hta::IdKey, double, int64_t>> launches; // per thread, by ts
+        launches.reserve(m_gpu.size());
+        for (const Gpu &g : m_gpu)
+            if (g.launch >= 0) {
+                const KinetoEvent &l = m_events[static_cast<uint32_t>(g.launch)];
+                launches.emplace_back(hta::pidKey(l), hta::tidKey(l), l.ts, static_cast<int64_t>(g.lane));
+            }
+        std::sort(launches.begin(), launches.end());
+        auto at = [&](const hta::IdKey &pid, const hta::IdKey &tid, double ts) {
+            return std::lower_bound(launches.begin(), launches.end(), std::make_tuple(pid, tid, ts, int64_t(-1)));
+        };
+        auto sameThread = [](const auto &it, const hta::IdKey &pid, const hta::IdKey &tid) {
+            return std::get<0>(*it) == pid && std::get<1>(*it) == tid;
+        };
+        m_waitLane.resize(m_waitCalls.size());
+        for (size_t k = 0; k < m_waitCalls.size(); ++k) {
+            const auto &[pid, tid, ts, ev] = m_waitCalls[k];
+            auto it = std::upper_bound(launches.begin(), launches.end(),
+                                       std::make_tuple(pid, tid, ts, std::numeric_limits<int64_t>::max()));
+            m_waitLane[k] = it != launches.end() && sameThread(it, pid, tid) ? std::get<3>(*it) : -1;
+        }
+        m_records.clear();
+        for (const auto &[pid, tid, ts, ev] : m_recordCalls) {
+            auto it = at(pid, tid, ts);
+            const bool before = it != launches.begin() && sameThread(it - 1, pid, tid);
+            m_records.emplace_back(ts, before ? std::get<3>(*(it - 1)) : -1);
+        }
+        std::sort(m_records.begin(), m_records.end());
     }
 
     static bool has(const std::vector<uint32_t> &sorted, uint32_t v)
@@ -369,7 +408,10 @@ private:
             const Gpu &g = m_gpu[*it];
             if (g.end <= t0)
                 break;
-            if (!(g.launchTs < t0)) // launched after the call began (or unknown): not awaited
+            // Launched after the call began: not awaited. An op whose launch is not in the
+            // trace at all was queued before the profiler started (before the call), when it
+            // started before the call returned.
+            if (g.launch >= 0 ? !(g.launchTs < t0) : !(g.ts < t1))
                 continue;
             if (api != RuntimeApi::DeviceSync) {
                 add(g.ev, c, c, kind, false, std::clamp(g.end - t0, 0.0, dur));
@@ -383,33 +425,48 @@ private:
         }
     }
 
-    // A stream wait on the thread of `launch`, after `after` and before `before`; -1 when none.
-    int32_t waitBetween(const KinetoEvent &launch, double after, double before) const
+    // A stream wait on the thread of `launch`, after `after` and before `before`, for
+    // `lane` (or a stream not known); -1 when none.
+    int32_t waitBetween(const KinetoEvent &launch, double after, double before, int64_t lane) const
     {
         const hta::IdKey pid = hta::pidKey(launch), tid = hta::tidKey(launch);
         auto it = std::upper_bound(m_waitCalls.begin(), m_waitCalls.end(), std::make_tuple(pid, tid, after, ~0u));
-        if (it == m_waitCalls.end() || !(std::get<0>(*it) == pid) || !(std::get<1>(*it) == tid) ||
-            !(std::get<2>(*it) < before))
-            return -1;
-        return static_cast<int32_t>(std::get<3>(*it));
+        for (size_t scanned = 0; it != m_waitCalls.end() && scanned < kMaxCallScan; ++it, ++scanned) {
+            if (!(std::get<0>(*it) == pid) || !(std::get<1>(*it) == tid) || !(std::get<2>(*it) < before))
+                return -1;
+            const int64_t waits = m_waitLane[static_cast<size_t>(it - m_waitCalls.begin())];
+            if (waits < 0 || waits == lane)
+                return static_cast<int32_t>(std::get<3>(*it));
+        }
+        return -1;
     }
 
     // The calls that can order op o before op g on another stream: an event recorded
-    // after o's launch, then a stream wait after that record and before g's launch, on
-    // the thread that launched g or o (traces without any cudaEventRecord: the wait
-    // alone). Returns the wait call, -1 when there is none.
+    // on o's stream after o's launch, then a stream wait for g's stream after that
+    // record and before g's launch, on the thread that launched g or o (traces without
+    // any cudaEventRecord: the wait alone). A record or wait that belongs to other
+    // streams orders nothing (issue 38). Returns the wait call, -1 when there is none.
     int32_t orderingWait(const Gpu &o, const Gpu &g) const
     {
         double after = o.launchTs;
-        if (!m_recordTs.empty()) {
-            auto r = std::upper_bound(m_recordTs.begin(), m_recordTs.end(), o.launchTs);
-            if (r == m_recordTs.end() || !(*r < g.launchTs))
+        if (!m_records.empty()) {
+            auto r = std::upper_bound(m_records.begin(), m_records.end(),
+                                      std::make_pair(o.launchTs, std::numeric_limits<int64_t>::max()));
+            bool found = false;
+            for (size_t scanned = 0; r != m_records.end() && r->first < g.launchTs && scanned < kMaxCallScan;
+                 ++r, ++scanned)
+                if (r->second < 0 || r->second == static_cast<int64_t>(o.lane)) {
+                    after = r->first;
+                    found = true;
+                    break;
+                }
+            if (!found)
                 return -1;
-            after = *r;
         }
         const double before = g.launchTs + 1e-9;
-        const int32_t w = waitBetween(m_events[static_cast<uint32_t>(g.launch)], after, before);
-        return w >= 0 ? w : waitBetween(m_events[static_cast<uint32_t>(o.launch)], after, before);
+        const int64_t lane = g.lane;
+        const int32_t w = waitBetween(m_events[static_cast<uint32_t>(g.launch)], after, before, lane);
+        return w >= 0 ? w : waitBetween(m_events[static_cast<uint32_t>(o.launch)], after, before, lane);
     }
 
     void gpuToGpu()
@@ -489,7 +546,9 @@ private:
     std::vector<double> m_endSorted; // m_gpu[m_byEnd[k]].end
     std::vector<uint32_t> m_coveredCalls, m_coveredGpu;
     std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_waitCalls;
-    std::vector<double> m_recordTs;
+    std::vector<int64_t> m_waitLane; // per m_waitCalls: the lane it waits for, -1 unknown
+    std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_recordCalls;
+    std::vector<std::pair<double, int64_t>> m_records; // (ts, lane recorded on, -1 unknown), by ts
     std::vector<SyncEdge> m_out;
 };
 

@@ -248,6 +248,7 @@ std::string buildReportJson(const ReportContext &ctx)
         s["inferred_edges"] = totals.inferredEdges();
         s["blocking_copies"] = totals.byKind[static_cast<size_t>(SyncKind::BlockingCopy)].calls;
         s["cuda_sync_events"] = hasCudaSyncRows(*a.device);
+        s["unresolved_cuda_sync_rows"] = unresolvedCudaSyncRows(*a.device);
         s["hta_exact"] = isHtaExact(a.request.cpa);
         ojson kinds = ojson::object();
         for (int k = 0; k < kSyncKindCount; ++k) {
