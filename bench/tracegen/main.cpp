@@ -23,6 +23,7 @@ int usage()
                  "                          [--streams N [--reverse-joins]] [--blocking-copies] [--item-loop N] [--pageable]\n"
                  "                          [--cuda-graphs] [--async-tail] [--hip] [--no-cuda-sync]\n"
                  "                          [--old-categories] [--unresolved-sync-rows] [--gpu-clock-skew-us US]\n"
+                 "                          [--bare-sync-item]\n"
                  "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
                  "       syncscope-tracegen --job DIR --ranks N [--steps N] [--layers L] [--seed S] [--plain]\n"
                  "                          [--straggler R] [--straggler-scale X] [--max-clock-offset-us US]\n"
@@ -56,7 +57,9 @@ int usage()
                  "Shapes of real traces: --old-categories writes Kineto's names before late 2022\n"
                  "(Kernel, Memcpy, Memset, Runtime, Operator, async_cpu_to_gpu); --unresolved-sync-rows\n"
                  "writes Stream Wait Event / Event Sync rows with wait_on_stream -1 (CUDA >= 12.9);\n"
-                 "--gpu-clock-skew-us US puts every GPU timestamp US later (a GPU that starts late).\n"
+                 "--gpu-clock-skew-us US puts every GPU timestamp US later (a GPU that starts late);\n"
+                 "--bare-sync-item ends every step with loss.item(), after an event sync outside every op on\n"
+                 "even steps (the item then does not block) and alone on odd steps (it blocks).\n"
                  "--hang-case / --hang-scale write NCCL flight recorder dumps with a known hang as\n"
                  "DIR/rank<N>.json (with --pickle: DIR/rank<N>, torch's pickle with stack frames) and\n"
                  "the expected findings (roots first) as DIR/expected.json.\n");
@@ -166,6 +169,8 @@ int main(int argc, char **argv)
             o.hip = true;
         else if (a == "--no-cuda-sync")
             o.noCudaSync = true;
+        else if (a == "--bare-sync-item")
+            o.bareSyncItem = true;
         else if (a == "--old-categories")
             o.oldCategories = true;
         else if (a == "--unresolved-sync-rows")

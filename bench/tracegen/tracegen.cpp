@@ -961,6 +961,11 @@ private:
 
         if (m_opt.extraSync) // an extra loss.item(): the A/B pairs' injected sync
             item();
+        if (m_opt.bareSyncItem) {
+            if (s % 2 == 0) // torch.cuda.Event.synchronize(): runtime calls with no op around them
+                eventSync(kMainTid, recordEvent(kMainTid, kComputeStream));
+            item();
+        }
 
         // The last step of --async-tail returns without waiting for its GPU work.
         const bool syncAtEnd = !(m_opt.asyncTail && m_opt.steps > 0 && s == m_opt.steps - 1);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// comm_size of a collective from the Kineto trace (issue 21): the message NCCL ran,
-// as the profiler records it on the kernel or on the op that launched it ("In msg
+// comm_size of a collective from the Kineto trace (issue 21): the rank's input to the
+// collective, as the profiler records it on the kernel or on the op that launched it ("In msg
 // nelems", "Out msg nelems", "dtype"). The ET's record_param_comms inputs can hold
 // only the first tensor of a bucket, or none; the Kineto args hold the message.
 #include "chakraconvertimpl.h"
@@ -13,17 +13,14 @@ std::optional<int64_t> kinetoCommBytes(const Converter &c, size_t i, int8_t comm
     const int32_t gpu = c.link.plan.nodes[i].gpuEvent;
     if (gpu < 0)
         return std::nullopt;
-    // The buffer the collective is sized by (core/job/busbw.h, nccl-tests' S): the gathered
-    // output of an all-gather or gather, the input a reduce-scatter or scatter splits, the
-    // message otherwise.
-    CollectiveType sizedAs = send ? CollectiveType::Send : CollectiveType::AllReduce;
-    switch (commType) {
-    case kAllGather: sizedAs = CollectiveType::AllGather; break;
-    case kGather: sizedAs = CollectiveType::Gather; break;
-    case kReduceScatter: sizedAs = CollectiveType::ReduceScatter; break;
-    case kScatter: sizedAs = CollectiveType::Scatter; break;
-    default: break;
-    }
+    // Every kind by the rank's input (In msg nelems), as the consumers read comm_size:
+    // Chakra's converter sums record_param_comms' inputs and ASTRA-sim takes it as the
+    // per-rank buffer, so an all-gather's gathered output would move world-size times the
+    // data (issue 38). The input of a reduce-scatter is the buffer it splits; of an
+    // all-reduce, all-to-all, broadcast or send/recv, the message.
+    (void)commType;
+    (void)send;
+    const CollectiveType sizedAs = CollectiveType::Send; // input first, the output only when absent
     return kernelMessageBytes(c.device, &c.link, static_cast<uint32_t>(gpu), sizedAs);
 }
 

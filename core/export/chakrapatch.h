@@ -12,8 +12,15 @@ namespace syncscope {
 // rank at 0; a simulator or script that honours this starts the rank that much later.
 inline constexpr const char *kRankStartOffsetAttr = "rank_start_offset_micros";
 
-// Rewrites `path` (atomically, keeping its compression) with `kRankStartOffsetAttr`
-// = `micros` on its first node. Throws InputError / OutputError naming the file.
+// The node a job export puts first in a rank's .et when the rank started late: a
+// COMP_NODE of `micros` that every node without data_deps depends on, so a simulator
+// that starts every rank at 0 (ASTRA-sim) still starts this one `micros` later. It
+// carries kRankStartOffsetAttr; Syncscope's replay leaves it out of the windows.
+inline constexpr const char *kRankStartDelayName = "syncscope:rank_start_offset";
+
+// Rewrites `path` (atomically, keeping its compression) with the delay node above
+// (micros > 0) and none otherwise; patching again replaces it. Throws InputError /
+// OutputError naming the file.
 void setRankStartOffset(const std::string &path, int64_t micros);
 
 } // namespace syncscope

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "chakrareplay.h"
 
+#include "chakrapatch.h"
 #include "chakrareader.h"
 #include "model/kinetotrace.h"
 
@@ -25,6 +26,7 @@ struct Node {
     uint64_t parent = 0;
     bool hasParent = false;
     std::string stepName;      // "ProfilerStep#N" for step nodes
+    bool startDelay = false;   // a job export's rank start delay (chakrapatch.h): not the rank's work
 };
 
 int64_t resourceOf(const ChakraProtoMsg::Node &n)
@@ -71,6 +73,7 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
             if (msg.start_time_micros() != 0)
                 n.measuredStart = static_cast<double>(msg.start_time_micros());
             n.resource = resourceOf(msg);
+            n.startDelay = msg.name() == kRankStartDelayName;
             for (uint64_t d : msg.ctrl_deps())
                 n.deps.push_back(d);
             for (uint64_t d : msg.data_deps())
@@ -203,7 +206,7 @@ ReplayResult replayChakraEt(const std::string &path, const std::map<std::string,
     std::vector<Span> spans(steps.size());
     Span overall;
     for (uint32_t i = 0; i < nodes.size(); ++i) {
-        if (!done[i])
+        if (!done[i] || nodes[i].startDelay)
             continue;
         overall.add(start[i], end[i], nodes[i].measuredStart, nodes[i].dur);
         if (stepOf[i] >= 0)

@@ -180,6 +180,46 @@ void Converter::carryGaps(int64_t fwd, int64_t bwd, std::vector<double> &dur) co
         auto it = stepSpan.find(name(static_cast<size_t>(step)));
         return it == stepSpan.end() ? nullptr : &it->second;
     };
+    // Blocking calls outside every op (torch.cuda.Event.synchronize(), a bare
+    // cudaDeviceSynchronize): the CPU idles in them until the GPU work ends, and the
+    // linker already makes the first op after the call depend on that work. Their time
+    // is that dependency's, not idle time for the next op to carry (issue 38: a 23.5 ms
+    // cudaEventSynchronize carried into a 30 µs aten::item made it wait twice).
+    std::map<int64_t, std::vector<std::pair<double, double>>> waitSpans; // group -> call spans
+    {
+        std::map<std::pair<int64_t, int64_t>, int64_t> groupOf; // Kineto (pid, tid) -> group
+        for (const Item &it : items) {
+            const int32_t ev = link.hostEvent[plan[it.index].host];
+            if (ev >= 0)
+                groupOf.try_emplace({device.events[static_cast<size_t>(ev)].pid,
+                                     device.events[static_cast<size_t>(ev)].tid},
+                                    it.group);
+        }
+        for (const EventDep &w : link.blockingWaits) {
+            const KinetoEvent &c = device.events[w.to];
+            const auto g = groupOf.find({c.pid, c.tid});
+            if (g != groupOf.end() && c.dur > 0)
+                waitSpans[g->second].emplace_back(c.ts, c.ts + c.dur);
+        }
+        for (auto &[group, spans] : waitSpans) {
+            std::sort(spans.begin(), spans.end());
+            spans.erase(std::unique(spans.begin(), spans.end()), spans.end());
+        }
+    }
+    // The part of (from, to) that no such call covers (a thread's calls do not overlap).
+    auto idleBetween = [&](int64_t group, double from, double to) {
+        double idle = to - from;
+        const auto g = waitSpans.find(group);
+        if (g == waitSpans.end() || !(idle > 0))
+            return idle;
+        const auto &spans = g->second;
+        auto it = std::upper_bound(spans.begin(), spans.end(), std::make_pair(from, double(INFINITY)));
+        if (it != spans.begin())
+            --it; // the call that began last before `from` may reach into it
+        for (; it != spans.end() && it->first < to; ++it)
+            idle -= std::max(0.0, std::min(it->second, to) - std::max(it->first, from));
+        return std::max(0.0, idle);
+    };
     double lastEnd = -INFINITY;
     int32_t lastStep = -1;
     int64_t lastTop = -1; // item of the last top-level op
@@ -197,7 +237,8 @@ void Converter::carryGaps(int64_t fwd, int64_t bwd, std::vector<double> &dur) co
             return;
         const auto gpuAfter = std::upper_bound(gpuEnds.begin(), gpuEnds.end(), lastEnd);
         if (gpuAfter == gpuEnds.end() || *gpuAfter > span->second) // no GPU work ends in the step's idle tail
-            dur[items[static_cast<size_t>(lastTop)].index] += span->second - lastEnd;
+            dur[items[static_cast<size_t>(lastTop)].index] +=
+                idleBetween(items[static_cast<size_t>(lastTop)].group, lastEnd, span->second);
     };
     for (size_t k = 0; k < items.size(); ++k) {
         if (k > 0 && items[k].group != items[k - 1].group) {
@@ -218,7 +259,7 @@ void Converter::carryGaps(int64_t fwd, int64_t bwd, std::vector<double> &dur) co
                 const auto *span = spanOf(pi);
                 from = span ? span->first : INFINITY;
             }
-            const double gap = items[k].ts - from;
+            const double gap = std::isfinite(from) ? idleBetween(items[k].group, from, items[k].ts) : NAN;
             if (std::isfinite(gap) && gap > 0 && hasDur[i])
                 dur[i] += gap;
             lastTop = static_cast<int64_t>(k);
