@@ -63,6 +63,11 @@ struct RootCauseOp {
     bool gpu = false;
     double startUs = 0, durUs = 0; // aligned start, duration
     double excessUs = 0;           // duration - median of the same op (name, occurrence) on the other ranks
+    // The excess of its own time: excessUs less its children's excess. Causes are ranked
+    // by it, so the innermost op that grew leads and an ancestor is named only when its
+    // own time grew (a parent's excess holds its children's).
+    double selfExcessUs = 0;
+    std::string context;           // its enclosing ops, outermost first, " > " between ("" at top level)
 };
 
 // The waits an op caused (Scalasca's delay cost): direct at the collective its excess

@@ -155,14 +155,15 @@ std::string latenessLines(const JobAnalysis &job)
             s += "    rank " + std::to_string(c.lastArrivalRank) + " made " + std::to_string(waited) + " rank(s) wait " +
                  fixed(waitCausedUs(c) / 1e3) + " ms at " + c.name + " #" + std::to_string(k) + ": ";
             // Only an op whose excess explains a good part of the extra work is named as the cause.
-            if (top.excessUs >= 0.25 * l.workExcessUs)
-                s += top.op + " ran " + fixed(top.excessUs / 1e3, 3) + " ms longer than on the other ranks\n";
+            if (top.selfExcessUs >= 0.25 * l.workExcessUs)
+                s += top.op + " ran " + fixed(top.selfExcessUs / 1e3, 3) + " ms longer than on the other ranks" +
+                     (top.context.empty() ? std::string() : " (in " + top.context + ")") + "\n";
             else if (c.topOpCount > 1 && c.topOpExcessUs >= 0.25 * l.workExcessUs)
                 s += std::to_string(c.topOpCount) + " x " + c.topOpByName + " ran " +
                      fixed(c.topOpExcessUs / 1e3, 3) + " ms longer in all than on the other ranks\n";
             else
                 s += "no single op explains its " + fixed(l.workExcessUs / 1e3) + " ms of extra work (largest: " +
-                     top.op + " +" + fixed(top.excessUs / 1e3, 3) + " ms)\n";
+                     top.op + " +" + fixed(top.selfExcessUs / 1e3, 3) + " ms)\n";
         }
     }
     return s.empty() ? s : "Why the last arrivers were late (top collectives by waits caused):\n" + s;

@@ -31,7 +31,9 @@ nlohmann::json rootCausesJson(const std::vector<RootCauseOp> &causes)
                      {"gpu", r.gpu},
                      {"start_us", ns(r.startUs)},
                      {"dur_us", ns(r.durUs)},
-                     {"excess_us", ns(r.excessUs)}});
+                     {"excess_us", ns(r.excessUs)},
+                     {"self_excess_us", ns(r.selfExcessUs)},
+                     {"context", r.context}});
     return a;
 }
 

@@ -78,6 +78,37 @@ double workUs(const RankOp &op)
 // (rank, op name) -> share of a collective's delay.
 using Attribution = std::vector<std::pair<std::pair<int64_t, std::string>, double>>;
 
+// For each op of `mine` (indices into r.ops in start order), the position in `mine` of
+// the innermost CPU op that encloses it, -1 at top level. GPU ops do not nest.
+std::vector<int32_t> nestingParents(const RankSummary &r, const std::vector<size_t> &mine)
+{
+    std::vector<int32_t> parent(mine.size(), -1);
+    // Start order, the longer of two ops that start together first (it encloses the other).
+    std::vector<size_t> order(mine.size());
+    for (size_t m = 0; m < order.size(); ++m)
+        order[m] = m;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const RankOp &x = r.ops[mine[a]], &y = r.ops[mine[b]];
+        return x.startNs != y.startNs ? x.startNs < y.startNs : x.durNs > y.durNs;
+    });
+    std::vector<size_t> open; // positions in mine, each enclosing the next
+    for (size_t m : order) {
+        const RankOp &op = r.ops[mine[m]];
+        if (op.gpu)
+            continue;
+        while (!open.empty()) {
+            const RankOp &top = r.ops[mine[open.back()]];
+            if (op.startNs >= top.startNs && op.startNs + op.durNs <= top.startNs + top.durNs)
+                break;
+            open.pop_back();
+        }
+        if (!open.empty())
+            parent[m] = static_cast<int32_t>(open.back());
+        open.push_back(m);
+    }
+    return parent;
+}
+
 } // namespace
 
 void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uint8_t> &use,
@@ -146,20 +177,27 @@ void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uin
                     it->second.push_back(workUs(r.ops[k]));
             }
         }
-        std::vector<RootCauseOp> causes;
-        std::vector<std::pair<size_t, double>> excess; // (op index on L, excess µs)
+        // Each op's excess, then its own part: less its children's (the ops nested in
+        // it, CPU ops by time on the rank, as the trace nests them).
+        std::vector<double> xs(mine.size());
         for (size_t m = 0; m < mine.size(); ++m) {
             const std::vector<double> &durs = others.at(keys[m]);
-            const double dur = workUs(lr.ops[mine[m]]);
             // An op the others did not run at all is extra work in full.
-            const double x = dur - (durs.empty() ? 0.0 : median(durs));
-            if (x > 0)
-                excess.emplace_back(mine[m], x);
+            xs[m] = workUs(lr.ops[mine[m]]) - (durs.empty() ? 0.0 : median(durs));
         }
+        const std::vector<int32_t> parent = nestingParents(lr, mine);
+        std::vector<double> self = xs;
+        for (size_t m = 0; m < mine.size(); ++m)
+            if (parent[m] >= 0)
+                self[static_cast<size_t>(parent[m])] -= xs[m];
+        std::vector<std::pair<size_t, double>> excess; // (position in mine, own excess µs)
+        for (size_t m = 0; m < mine.size(); ++m)
+            if (xs[m] > 0 && self[m] > 0)
+                excess.emplace_back(m, self[m]);
         {
             std::map<std::string_view, std::pair<int64_t, double>> byName;
-            for (const auto &[k, x] : excess) {
-                auto &[count, sum] = byName[lr.opNames[lr.ops[k].name]];
+            for (const auto &[m, x] : excess) {
+                auto &[count, sum] = byName[lr.opNames[lr.ops[mine[m]].name]];
                 ++count;
                 sum += x;
             }
@@ -174,11 +212,19 @@ void findRootCauses(const std::vector<RankSummary> &ranks, const std::vector<uin
         if (excess.size() > kTopCauses)
             excess.resize(kTopCauses);
         const double offsetUs = offsetNs[L] / 1000.0;
-        for (const auto &[k, x] : excess) {
-            const RankOp &op = lr.ops[k];
+        for (const auto &[m, x] : excess) {
+            const RankOp &op = lr.ops[mine[m]];
+            std::string context;
+            for (int32_t p = parent[m]; p >= 0; p = parent[static_cast<size_t>(p)])
+                context = std::string(lr.opNames[lr.ops[mine[static_cast<size_t>(p)]].name]) +
+                          (context.empty() ? "" : " > " + context);
             c.rootCauses.push_back({c.lastArrivalRank, lr.opNames[op.name], op.gpu,
-                                    double(op.startNs) / 1000.0 + offsetUs, double(op.durNs) / 1000.0, x});
+                                    double(op.startNs) / 1000.0 + offsetUs, double(op.durNs) / 1000.0, xs[m], x,
+                                    std::move(context)});
         }
+        // Back to op indices on L for the delay costs below.
+        for (auto &e : excess)
+            e.first = mine[e.first];
 
         // Direct cost: the waits its extra work caused, over the innermost causes (a
         // parent's excess contains its children's, so it is not counted twice).

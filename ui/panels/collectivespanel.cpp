@@ -229,11 +229,14 @@ void CollectivesPanel::showRootCauses(qint64 index)
             return it;
         };
         item(CauseRank, QString::number(op.rank));
-        item(CauseOp, QString::fromStdString(op.op), false)->setToolTip(QString::fromStdString(op.op));
+        item(CauseOp, QString::fromStdString(op.op), false)
+            ->setToolTip(QString::fromStdString(op.context.empty() ? op.op : op.context + " > " + op.op));
         item(CauseWhere, op.gpu ? tr("GPU") : tr("CPU"), false);
         item(CauseStart, duration(op.startUs - origin));
         item(CauseDuration, duration(op.durUs));
-        item(CauseExcess, QStringLiteral("+") + duration(op.excessUs));
+        item(CauseExcess, QStringLiteral("+") + duration(op.selfExcessUs))
+            ->setToolTip(tr("Its own time: +%1 (with what it called: +%2)")
+                             .arg(duration(op.selfExcessUs), duration(op.excessUs)));
     }
     m_causes->resizeColumnsToContents();
 }
