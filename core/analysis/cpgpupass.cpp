@@ -2,6 +2,7 @@
 // Pass C (spec 2.7.3): GPU activities in stream order, launch and kernel-kernel
 // delays, and the sync edges found by the shared sweep.
 #include "cpbuild.h"
+#include "traceshape.h"
 
 #include <algorithm>
 #include <limits>
@@ -94,11 +95,12 @@ public:
                 ++m_stats.launchWithoutRuntimeNode; // HTA asserts here; we add nothing
             }
         } else if (!m_ctx.exact && m_ctx.streamPrev[g] < 0 && syncEnd < 0 && runtimeStart >= 0 &&
-                   m_g.nodeTime[start] >= m_g.nodeTime[runtimeStart]) {
-            // Default mode: the first op of a stream in the trace follows its launch, however
-            // long the queue (HTA adds no edge then). A GPU that starts long after its launches
-            // (work queued before the profiler, or clocks out of step: trace.gpu_start_hole)
-            // would otherwise start the path at the GPU and leave the hole out (issue 38).
+                   m_g.nodeTime[start] - m_g.nodeTime[runtimeStart] >= kMinGpuStartHoleUs) {
+            // Default mode: the first op of a stream in the trace that starts a millisecond or
+            // more after its launch follows the launch, however long the queue (HTA adds no edge
+            // then). A GPU that starts long after its launches (work queued before the profiler,
+            // or clocks out of step: trace.gpu_start_hole) would otherwise start the path at the
+            // GPU and leave the hole out (issue 38). Shorter waits are launch latency: HTA's.
             m_g.addEdge(runtimeStart, start, CpEdgeType::Dependency, m_g.nodeTime[start] - m_g.nodeTime[runtimeStart]);
             edgeAdded = true;
         } else if (prevEnd >= 0 &&

@@ -506,8 +506,11 @@ private:
 
     void inferStreamWait(const Gpu &g, double ready)
     {
-        // The op on another stream of the same device that ended last before g started.
-        auto it = m_byEnd.begin() + (std::upper_bound(m_endSorted.begin(), m_endSorted.end(), g.ts) - m_endSorted.begin());
+        // The op on another stream of the same device that ended last before g started (up
+        // to kCopyClockSlackUs after: timestamps rounded to whole µs, or written with fewer
+        // digits than the GPU's clock, can put an awaited op's end just past its waiter's start).
+        auto it = m_byEnd.begin() +
+                  (std::upper_bound(m_endSorted.begin(), m_endSorted.end(), g.ts + kCopyClockSlackUs) - m_endSorted.begin());
         while (it != m_byEnd.begin()) {
             --it;
             const Gpu &o = m_gpu[*it];

@@ -93,6 +93,7 @@ private Q_SLOTS:
     void criticalPathTableFeatures();
     void syncWaitsTable();
     void htaExactSetting();
+    void lateGpuStartInTheStatus();
     void areaSelectionAggregates();
     void exportsEqualBatch_data();
     void exportsEqualBatch();
@@ -433,6 +434,22 @@ void TestMainWindow::syncWaitsTable()
 // Issue 28: Analysis > HTA-exact (as --hta-exact) analyses the open trace again with the
 // cuda_sync rows' edges only; the status bar and the Sync waits dock say how many
 // edges were inferred.
+// Issue 38: a real vLLM trace whose GPU starts 7.8 ms after its launches says so in the
+// status bar and in Diagnostics; the critical path runs from the first event through it.
+void TestMainWindow::lateGpuStartInTheStatus()
+{
+    QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
+    m_w->openFiles(QString::fromStdString(testutil::fixture("real/tracelens_vllm_rocm_late_gpu_1.kineto.json.gz")));
+    QVERIFY(done.wait(30000));
+    QVERIFY(done.takeFirst().first().toBool());
+    const QString status = m_w->statusSummary();
+    QVERIFY2(status.contains(QStringLiteral("GPU starts 7.83 ms after its launch (41 % of the trace")), qPrintable(status));
+    const Analysis &a = *m_w->pair()->analysis();
+    QVERIFY(a.diagnostics.find("trace.gpu_start_hole"));
+    QVERIFY(m_w->pair()->criticalPath() && m_w->pair()->criticalPath()->success);
+    QVERIFY2(m_w->pair()->criticalPath()->weightUs > 18000, qPrintable(QString::number(m_w->pair()->criticalPath()->weightUs)));
+}
+
 void TestMainWindow::htaExactSetting()
 {
     QAction *exact = m_w->htaExactAction();

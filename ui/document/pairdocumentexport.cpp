@@ -3,6 +3,7 @@
 // analysis allows, the save dialog's start, the write off the GUI thread.
 #include "pairdocument.h"
 
+#include "analysis/traceshape.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelineview.h"
 
@@ -56,6 +57,12 @@ QString PairDocument::statusSummary() const
     else if (inferred > 0)
         sync += tr(" (%1 inferred)").arg(number(qint64(inferred)));
     parts << sync;
+    // A GPU that started long after its launches: the hole is most of what the path says.
+    const GpuStartHole hole = findGpuStartHole(*a.device);
+    if (hole.found)
+        parts << tr("GPU starts %1 after its launch (%2 % of the trace; see Diagnostics)")
+                     .arg(QString::fromStdString(formatDuration(hole.lengthUs() * 1000)))
+                     .arg(100.0 * hole.share(), 0, 'f', 0);
     if (m_cp && m_cp->success)
         parts << tr("Critical path %1 (%2 ops)")
                      .arg(QString::fromStdString(formatDuration(m_cp->weightUs * 1000)))
