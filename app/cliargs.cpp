@@ -91,6 +91,11 @@ const std::vector<CliOption> &cliOptions()
          "reproduces: f4d0062 (default), the current HTA, or d731cc2e (2024-06), the HTA that Chakra pins: "
          "nodes created as its passes reach events, no CUDA-runtime-lock pass (cudaMemcpyAsync counts as 0), "
          "no forward/backward thread merge, no 1.5 ms kernel-kernel limit, no data-loading bucket."},
+        {"--graph-capture", "FILE", "Inputs",
+         "A Kineto trace of the same process recorded while its CUDA/HIP graphs were captured: each replayed "
+         "graph kernel takes the CPU op, input shapes and Python stack of its captured launch (matched by launch "
+         "order, checked by kernel name where the capture's rows name kernels). Without it, a file beside the "
+         "device trace with 'capture' in its name is used when the device trace replays graphs."},
         {"--chakra-metadata-nodes", nullptr, "Outputs",
          "Default-mode .et: write process_group:init as a METADATA_NODE, as chakra_converter does (released "
          "ASTRA-sim aborts on it, so by default it is a CPU COMP_NODE)."},

@@ -193,6 +193,7 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
     // d731cc2e is reproduced exactly or not at all.
     req.cpa.htaExact = args.has("--hta-exact") || isHtaExact(req.cpa);
     req.chakraMetadataNodes = args.has("--chakra-metadata-nodes");
+    req.graphCapturePath = args.value("--graph-capture");
     req.cpa.zeroWeightLaunchEdges = args.has("--zero-weight-launch-edges");
     out.openPair = args.has("--open-pair");
     out.screenshot = args.value("--screenshot");

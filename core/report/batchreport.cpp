@@ -4,6 +4,7 @@
 #include "whatifreport.h"
 #include "collectivesreport.h"
 
+#include "analysis/graphcapture.h"
 #include "session/stepwindow.h"
 
 #include <nlohmann/json.hpp>
@@ -263,6 +264,18 @@ std::string buildReportJson(const ReportContext &ctx)
         s["total_wait_us"] = totals.totalWaitUs();
         r["sync"] = s;
     }
+    if (a.graphCapture) {
+        const GraphCaptureLink &g = *a.graphCapture;
+        r["graph_capture"] = {{"path", g.capturePath},
+                              {"method", g.method},
+                              {"captures", g.captures},
+                              {"captured_launches", g.capturedLaunches},
+                              {"graph_launches", g.graphLaunches},
+                              {"replayed_ops", g.replayedOps},
+                              {"matched", g.matched},
+                              {"verified_by_name", g.verified},
+                              {"name_mismatches", g.nameMismatches}};
+    }
 
     if (a.criticalPath) {
         const CriticalPathResult &cp = *a.criticalPath;
@@ -447,6 +460,12 @@ std::string formatSummary(const ReportContext &ctx)
         s += kinds + "\n";
         s += topWaits(*a.device, a.syncEdges);
     }
+    if (a.graphCapture) {
+        const GraphCaptureLink &g = *a.graphCapture;
+        s += "  graph    " + formatCount(g.matched) + " of " + formatCount(g.replayedOps) +
+             " replayed ops matched to their captured launch (" + g.method + ", " + formatCount(g.verified) +
+             " by kernel name) in " + g.capturePath + "\n";
+    }
     if (a.criticalPath) {
         const CriticalPathResult &cp = *a.criticalPath;
         if (cp.success) {
@@ -457,11 +476,18 @@ std::string formatSummary(const ReportContext &ctx)
                           humanUs(cp.weightUs).c_str(), cp.pathNodes.size(), cp.criticalEvents.size(), window.c_str());
             s += line;
             std::string split;
+            double dependency = 0; // HTA's "" bucket: waits on dependencies and syncs (a GPU that started late)
             for (const auto &row : cp.summary) {
-                if (row.boundBy.empty())
+                if (row.boundBy.empty()) {
+                    dependency += row.percent;
                     continue;
+                }
                 std::snprintf(line, sizeof line, "%s%s %.1f %%", split.empty() ? "" : ", ", row.boundBy.c_str(),
                               row.percent);
+                split += line;
+            }
+            if (dependency >= 0.05) { // so the line adds up to 100 %
+                std::snprintf(line, sizeof line, "%sdependency %.1f %%", split.empty() ? "" : ", ", dependency);
                 split += line;
             }
             s += "           bound by: " + (split.empty() ? std::string("-") : split) + "\n";
@@ -488,8 +514,18 @@ std::string formatSummary(const ReportContext &ctx)
     }
     // The breakdown lines when the caller computed them (a report, or --step all): a plain
     // run does not pay for them (about 16 % of the load for the whole trace).
-    if (ctx.breakdown)
-        s += formatBreakdown(*ctx.breakdown);
+    if (ctx.breakdown) {
+        std::unordered_map<std::string, std::string> capturedIn; // kernel name -> the op of its first replay
+        if (a.graphCapture && a.device) {
+            std::vector<std::pair<uint32_t, uint32_t>> byEvent(a.graphCapture->originOf.begin(),
+                                                               a.graphCapture->originOf.end());
+            std::sort(byEvent.begin(), byEvent.end());
+            for (const auto &[event, origin] : byEvent)
+                capturedIn.try_emplace(std::string(a.device->str(a.device->events[event].name)),
+                                       a.graphCapture->origins[origin].opName);
+        }
+        s += formatBreakdown(*ctx.breakdown, capturedIn.empty() ? nullptr : &capturedIn);
+    }
     for (const auto &extra : ctx.extraLines)
         s += extra;
     const auto &items = a.diagnostics.items();

@@ -352,7 +352,7 @@ ojson breakdownJson(const BreakdownSet &set)
     return j;
 }
 
-std::string formatBreakdown(const ReportBreakdown &b)
+std::string formatBreakdown(const ReportBreakdown &b, const std::unordered_map<std::string, std::string> *capturedIn)
 {
     if (!b.computed)
         return {};
@@ -384,9 +384,13 @@ std::string formatBreakdown(const ReportBreakdown &b)
         const double span = b.whole.hta.temporal.valid ? b.whole.hta.temporal.kernel_time_us : 0;
         for (const HtaKernelRow *r : top) {
             std::string name = r->name.size() > 60 ? r->name.substr(0, 57) + "..." : r->name;
-            std::snprintf(line, sizeof line, "           %12.1f us %5.1f %%  %-13s %s\n", r->sum_us, pct(r->sum_us, span),
+            std::snprintf(line, sizeof line, "           %12.1f us %5.1f %%  %-13s %s", r->sum_us, pct(r->sum_us, span),
                           r->kernel_type.c_str(), name.c_str());
             s += line;
+            if (capturedIn)
+                if (const auto op = capturedIn->find(r->name); op != capturedIn->end() && !op->second.empty())
+                    s += "  (graph, captured in " + op->second + ")";
+            s += "\n";
         }
     }
     return s;

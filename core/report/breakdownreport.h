@@ -102,6 +102,9 @@ LaunchDurations launchDurations(const KernelLaunchStats &launch);
 // The report's "breakdown" object; NaN becomes null.
 nlohmann::ordered_json breakdownJson(const BreakdownSet &set);
 // The text summary's lines (per step and the top 5 kernels).
-std::string formatBreakdown(const ReportBreakdown &b);
+// `capturedIn`: kernel name -> the CPU op its graph was captured in (a replayed graph's
+// kernels have no CPU op of their own; analysis/graphcapture.h), shown beside the top kernels.
+std::string formatBreakdown(const ReportBreakdown &b,
+                            const std::unordered_map<std::string, std::string> *capturedIn = nullptr);
 
 } // namespace syncscope

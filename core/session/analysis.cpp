@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "analysis.h"
 
+#include "analysis/graphcapture.h"
+#include "analysis/syncinfer.h"
 #include "analysis/traceshape.h"
 
 #include "link/hostgraph.h"
@@ -52,6 +54,42 @@ void checkPair(Analysis &a)
                          std::to_string(a.host->pid) + " but " + device.path + " has pid " +
                          std::to_string(a.devicePid),
                      a.host->path);
+}
+
+// The capture of the graphs the device trace replays (given, or found beside it).
+void linkCapturedGraphs(Analysis &a)
+{
+    const KinetoTrace &device = *a.device;
+    bool replays = false;
+    for (const KinetoEvent &e : device.events)
+        if (e.kind == EventKind::Runtime || e.kind == EventKind::Driver) {
+            replays = classifyRuntimeApi(device.str(e.name)) == RuntimeApi::GraphLaunch;
+            if (replays)
+                break;
+        }
+    std::string path = a.request.graphCapturePath;
+    if (path.empty() && a.request.findGraphCapture && replays)
+        path = findGraphCaptureBeside(a.devicePath);
+    if (path.empty())
+        return;
+    Diagnostics loadDiag;
+    LoadOptions opts;
+    opts.keepRawEvents = true; // the launch rows' kernel names, the ops' input shapes
+    opts.cancel = a.request.cancel;
+    const LoadedTrace capture = loadTrace(path, loadDiag, opts);
+    if (!capture.complete || capture.kind != TraceKind::Device || !capture.device) {
+        for (Diagnostic d : loadDiag.items()) { // the replay analysis goes on without it
+            if (d.severity == Severity::Error)
+                d.severity = Severity::Warning;
+            a.diagnostics.addItem(d);
+        }
+        a.diagnostics.warning("graph_capture.unreadable",
+                              path + ": the graph capture trace could not be read as a Kineto trace; the replayed "
+                                     "graph ops keep no CPU op",
+                              path);
+        return;
+    }
+    a.graphCapture = std::make_shared<GraphCaptureLink>(linkGraphCapture(*capture.device, device, a.diagnostics));
 }
 
 // A host ET whose parent ids loop has no tree to link or export: the .et
@@ -183,6 +221,7 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     };
     if (cancelled())
         return a;
+    linkCapturedGraphs(*a);
     if (request.loaded)
         request.loaded(a->device, a->host);
 

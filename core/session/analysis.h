@@ -22,6 +22,7 @@
 namespace syncscope {
 
 struct ReportBreakdown;
+struct GraphCaptureLink;
 
 // How the critical-path window is chosen (README "Steps and HTA instances").
 enum class WindowKind : uint8_t {
@@ -36,6 +37,12 @@ enum class WindowKind : uint8_t {
 struct AnalysisRequest {
     std::string hostPath;   // may be empty (device-only analysis)
     std::string devicePath; // required
+    // A trace of the same process recorded while its CUDA/HIP graphs were captured: the
+    // replayed kernels take their captured launch's CPU op, shapes and Python stack
+    // (analysis/graphcapture.h). Empty: a file beside the device trace with "capture" in
+    // its name, when the device trace replays graphs (findGraphCapture).
+    std::string graphCapturePath;
+    bool findGraphCapture = true;
     bool rolesGiven = true;  // false: two files in any order (no warning when they are swapped)
     LinkMode mode = LinkMode::Default;
     bool chakraMetadataNodes = false; // --chakra-metadata-nodes: process_group:init as METADATA_NODE
@@ -89,6 +96,7 @@ struct Analysis {
     bool windowByDefault = true;
     std::vector<StepResult> steps;  // per-step critical paths (allSteps)
     std::shared_ptr<const ReportBreakdown> breakdown; // request.breakdowns and a device trace
+    std::shared_ptr<const GraphCaptureLink> graphCapture; // the replay's captured origins, when a capture was read
     StageTimes times;
 };
 

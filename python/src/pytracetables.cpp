@@ -3,6 +3,8 @@
 // lists every column and its unit).
 #include "pytrace.h"
 
+#include "analysis/graphcapture.h"
+
 #include "session/stepwindow.h"
 
 #include <cmath>
@@ -71,10 +73,18 @@ pyb::dict PyTrace::events() const
     auto &cpuOp = c.i64("cpu_op");
     auto &launcher = c.i64("launcher");
     auto &onPath = c.boolean("on_critical_path");
+    // A replayed graph op: the CPU op, input shapes and Python stack of its captured launch.
+    auto &capturedOp = c.text("captured_op");
+    auto &capturedInputs = c.text("captured_input_dims");
+    auto &capturedStack = c.text("captured_python_stack");
     for (uint32_t i = 0; i < t.events.size(); ++i) {
         const KinetoEvent &e = t.events[i];
         if (!isOp(e.kind))
             continue;
+        const CapturedOrigin *origin = a.graphCapture ? a.graphCapture->find(i) : nullptr;
+        capturedOp.emplace_back(origin ? origin->opName : std::string());
+        capturedInputs.emplace_back(origin ? origin->inputDims : std::string());
+        capturedStack.emplace_back(origin ? origin->pythonStack : std::string());
         event.push_back(i);
         name.emplace_back(t.str(e.name));
         cat.emplace_back(t.str(e.cat));

@@ -11,6 +11,8 @@
 #include "uitestutil.h"
 
 #include "analysis/criticalpath.h"
+#include "analysis/graphcapture.h"
+#include "testutil.h"
 
 #include <QAbstractItemModelTester>
 #include <QMap>
@@ -74,6 +76,7 @@ private Q_SLOTS:
     void detailsOfLaunch();
     void detailsWithoutAnalysis();
     void detailsOfGraphReplay();
+    void detailsOfCapturedGraphKernel();
     void syncWaitsSource();
     void search();
     void searchByNumber();
@@ -179,6 +182,50 @@ void TestUiModels::detailsWithoutAnalysis()
     QVERIFY(!details.section(DetailsModel::hostSection()));
     details.setEvent(qint64(f.analysis->device->events.size()) + 5); // out of range: empty, no crash
     QCOMPARE(details.rowCount(), 0);
+}
+
+// Issue 38: with the capture of the real SGLang decode graph read, a replayed kernel
+// names the CPU op, input shapes and Python stack of its captured launch.
+void TestUiModels::detailsOfCapturedGraphKernel()
+{
+    REQUIRE_SHARED_DATA();
+    AnalysisRequest r;
+    r.devicePath = testutil::sharedData("device_only/tracelens_sglang_decode_replay.kineto.json.gz");
+    r.keepRawEvents = true;
+    const std::shared_ptr<const Analysis> a = runAnalysis(r);
+    QVERIFY(a->inputsOk && a->graphCapture && a->graphCapture->matched == 544);
+    auto model = buildTimelineModel(a->device);
+    DetailsModel details;
+    QAbstractItemModelTester tester(&details, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    details.setSources(a, model);
+    uint32_t kernel = ~0u;
+    for (const auto &[ev, k] : a->graphCapture->originOf)
+        if (a->graphCapture->origins[k].opName == "aten::mm")
+            kernel = std::min(kernel, ev);
+    QVERIFY(kernel != ~0u);
+    details.setEvent(qint64(kernel));
+    const TreeNode *from = details.section(DetailsModel::launchedFromSection());
+    QVERIFY(from);
+    QVERIFY(child(from, DetailsModel::graphLaunchKey()));
+    const TreeNode *captured = child(from, QStringLiteral("Captured in"));
+    QVERIFY(captured);
+    QCOMPARE(captured->value, QStringLiteral("aten::mm"));
+    QVERIFY(child(from, QStringLiteral("Captured input shapes")));
+    const TreeNode *stack = child(from, QStringLiteral("Captured Python stack"));
+    QVERIFY(stack);
+    QVERIFY2(stack->value.contains(QStringLiteral(".py(")), qPrintable(stack->value));
+    // The critical-path table's tooltip of a replayed kernel on the path names the op too.
+    QVERIFY(a->criticalPath && a->criticalPath->success);
+    CriticalOpsModel ops;
+    ops.setGraphCapture(a->graphCapture);
+    ops.setPath(std::shared_ptr<const CriticalPathResult>(a, &*a->criticalPath), model);
+    int tips = 0;
+    for (int row = 0; row < ops.rowCount(); ++row)
+        tips += ops.index(row, CriticalOpsModel::OpColumn).data(Qt::ToolTipRole).toString().contains(
+                    QStringLiteral("Graph replay: captured in "))
+                    ? 1
+                    : 0;
+    QVERIFY2(tips > 100, qPrintable(QString::number(tips)));
 }
 
 // Issue 28: a kernel replayed by a CUDA graph names its graph launch (and how many

@@ -170,6 +170,7 @@ void PairDocument::applyCriticalPath(std::shared_ptr<const CriticalPathResult> c
     } else {
         m_cpFirst = m_cpLast = step; // -1: an HTA window that is not one step
     }
+    m_ws.criticalPath->setGraphCapture(m_analysis ? m_analysis->graphCapture : nullptr);
     m_ws.criticalPath->setPath(cp, m_model, stepNames(), m_cpFirst, m_cpLast);
     m_ws.whatIf->setContext(m_model ? m_model->trace : nullptr, cp);
     Q_EMIT statusChanged(statusSummary());

@@ -2,6 +2,7 @@
 #include "criticalpathmodel.h"
 
 #include "analysis/criticalpath.h"
+#include "analysis/graphcapture.h"
 #include "panels/treemodel.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelinemodel.h"
@@ -171,6 +172,11 @@ QVariant CriticalOpsModel::data(const QModelIndex &index, int role) const
     case IndexColumn:
         return index.row() + 1;
     case OpColumn:
+        if (role == Qt::ToolTipRole && !m_grouped && m_capture && r.event >= 0)
+            if (const CapturedOrigin *o = m_capture->find(static_cast<uint32_t>(r.event)); o && !o->opName.empty())
+                return tr("%1\nGraph replay: captured in %2%3")
+                    .arg(opName(r), QString::fromStdString(o->opName),
+                         o->inputDims.empty() ? QString() : tr(", inputs %1").arg(QString::fromStdString(o->inputDims)));
         return opName(r);
     case LaneColumn:
         if (m_grouped)

@@ -11,6 +11,7 @@
 #include <vector>
 
 namespace syncscope {
+struct GraphCaptureLink;
 struct CriticalPathResult;
 }
 
@@ -40,6 +41,8 @@ public:
     explicit CriticalOpsModel(QObject *parent = nullptr);
 
     void setPath(std::shared_ptr<const CriticalPathResult> cp, std::shared_ptr<const TimelineModel> model);
+    // A replayed graph op's tooltip names the CPU op its launch was captured in.
+    void setGraphCapture(std::shared_ptr<const GraphCaptureLink> capture) { m_capture = std::move(capture); }
     // Zero-length rows without an op ("(dependency) 0 ns") are hidden unless asked for.
     void setShowZeroRows(bool on);
     bool showZeroRows() const { return m_showZero; }
@@ -63,6 +66,7 @@ private:
 
     std::shared_ptr<const CriticalPathResult> m_cp;
     std::shared_ptr<const TimelineModel> m_model;
+    std::shared_ptr<const GraphCaptureLink> m_capture;
     std::vector<CriticalOpRow> m_rows;
     std::vector<int> m_counts; // grouped mode
     double m_totalUs = 0;

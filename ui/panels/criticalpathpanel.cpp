@@ -146,6 +146,11 @@ void CriticalPathPanel::clear()
     m_steps->hide();
 }
 
+void CriticalPathPanel::setGraphCapture(std::shared_ptr<const GraphCaptureLink> capture)
+{
+    m_ops->setGraphCapture(std::move(capture));
+}
+
 void CriticalPathPanel::setBusy(const QString &text)
 {
     m_summary->setText(text);

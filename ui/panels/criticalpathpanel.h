@@ -39,6 +39,8 @@ public:
     // `steps`: the ProfilerStep#N names (empty: no selector). The selector shows step
     // range [first, last]; "All" spans every step; first = -1: the path's window is an
     // HTA instance that is not one step (listed first, labelled as such).
+    // The graph capture of the open trace (tooltips of replayed graph ops), null without one.
+    void setGraphCapture(std::shared_ptr<const GraphCaptureLink> capture);
     void setPath(std::shared_ptr<const CriticalPathResult> cp, std::shared_ptr<const TimelineModel> model,
                  const QStringList &steps, int first, int last);
     void setBusy(const QString &text);

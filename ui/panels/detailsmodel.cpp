@@ -2,6 +2,7 @@
 #include "detailsmodel.h"
 
 #include "analysis/criticalpath.h"
+#include "analysis/graphcapture.h"
 #include "analysis/syncinfer.h"
 #include "session/analysis.h"
 #include "timeline/timeformat.h"
@@ -273,6 +274,7 @@ void DetailsModel::addGpuActivities(TreeNode *root, uint32_t ev)
             TreeNode *g = section()->add(graphLaunchKey(), text, launcher);
             g->tooltip = tr("Correlation %1 is shared by the %2 this graph launch replays")
                              .arg(QString::number(l.correlation), gpuOpsText(ops.size()));
+            addCapturedOrigin(section(), ev);
         }
         return;
     }
@@ -293,6 +295,24 @@ void DetailsModel::addGpuActivities(TreeNode *root, uint32_t ev)
     }
     if (sec)
         sec->value = QString::number(sec->children.size());
+}
+
+// A replayed graph op has no CPU op of its own: the one its launch was captured in
+// (analysis/graphcapture.h), when the capture trace was read.
+void DetailsModel::addCapturedOrigin(TreeNode *sec, uint32_t ev)
+{
+    const CapturedOrigin *o = m_analysis && m_analysis->graphCapture ? m_analysis->graphCapture->find(ev) : nullptr;
+    if (!o)
+        return;
+    TreeNode *c = sec->add(tr("Captured in"), o->opName.empty() ? tr("(no CPU op)") : qs(o->opName));
+    c->tooltip = tr("The CPU op that launched this kernel while the graph was captured, in %1 (matched by %2)")
+                     .arg(qs(m_analysis->graphCapture->capturePath), qs(m_analysis->graphCapture->method));
+    if (!o->inputDims.empty())
+        sec->add(tr("Captured input shapes"), qs(o->inputDims));
+    if (!o->pythonStack.empty()) {
+        TreeNode *p = sec->add(tr("Captured Python stack"), qs(o->pythonStack));
+        p->tooltip = qs(o->pythonStack);
+    }
 }
 
 int64_t DetailsModel::launcherOf(uint32_t ev) const

@@ -56,6 +56,7 @@ private:
     void addEdges(TreeNode *root, uint32_t event);
     // The runtime call that launched GPU op `event` (the linker's, else the launch edge's), -1 if none.
     int64_t launcherOf(uint32_t event) const;
+    void addCapturedOrigin(TreeNode *sec, uint32_t event);
     // The GPU ops launched by runtime call `launch` (its launch edges), in start order.
     std::vector<uint32_t> launchedBy(uint32_t launch) const;
     QString eventLabel(uint32_t event) const;
