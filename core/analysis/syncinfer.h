@@ -42,8 +42,9 @@ bool copyBlocksHost(std::string_view gpuCopyName);
 bool copyIsDeviceToDevice(std::string_view gpuCopyName);
 
 struct SyncInferenceOptions {
-    // GPU->GPU: the waiting op starts at most this long after the awaited op ends.
-    double streamWaitSlackUs = 10;
+    // GPU->GPU: the waiting op starts at most this long after the awaited op ends (ROCm
+    // resolves a cross-stream wait 10-15 us after the awaited op: MI300X DDP in tests/data/real).
+    double streamWaitSlackUs = 20;
     // GPU->GPU: the waiting op was ready (launched, its stream idle) at least this
     // long before it started.
     double minQueuedUs = 5;

@@ -47,7 +47,6 @@ const std::map<std::pair<std::string, std::string>, const char *> kOpen = {
     {{"hta_trace_diff_4streams_waits.kineto.json.gz", "whole_path"}, kUnconnectedStart},
     {{"hta_trace_diff_4streams_waits.kineto.json.gz", "step_path"}, kGpuBehind},
     {{"tracelens_mi300x_ddp_resnet_gpu_lag.kineto.json.gz", "whole_path"}, kUnconnectedStart},
-    {{"tracelens_mi300x_ddp_resnet_gpu_lag.kineto.json.gz", "step_path"}, kGpuBehind},
 };
 
 std::vector<std::string> roots()
