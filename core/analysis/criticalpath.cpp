@@ -287,7 +287,17 @@ std::vector<StepResult> analyzeAllSteps(const KinetoTrace &trace, const Critical
         s.startUs = trace.events[ev].ts;
         s.endUs = trace.events[ev].ts + trace.events[ev].dur;
         CriticalPathResult r;
-        hta::analyzeWindow(ctx, ctx.clipStep(ctx.rows.ts(ev), ctx.rows.end(ev)), r, diag);
+        // A step of the table that has no path (a profiler's cut-off last step with a few ops
+        // and no edge) is a row marked failed and a warning naming it, not a failed run.
+        Diagnostics stepDiag;
+        hta::analyzeWindow(ctx, ctx.clipStep(ctx.rows.ts(ev), ctx.rows.end(ev)), r, stepDiag);
+        for (const Diagnostic &d : stepDiag.items())
+            if (d.code != "cpa.failed")
+                diag.add(d.severity, d.code, d.message, d.file, d.offset); // folded with the other steps'
+        if (!r.success)
+            diag.warning("cpa.step_failed",
+                         trace.path + ": " + s.name + " has no critical path (" + r.reason + "); its row is marked failed",
+                         trace.path);
         s.success = r.success;
         s.reason = r.reason;
         s.weightUs = r.weightUs;
