@@ -267,7 +267,12 @@ private:
                             std::move(out), std::move(extraAttrs), parent});
     }
 
-    int64_t currentExt(int64_t tid) { return thread(tid).stack.back().ext; }
+    // The External id of the op open on `tid`; 0 for a call outside every op (--bare-sync-item).
+    int64_t currentExt(int64_t tid)
+    {
+        const Thread &th = thread(tid);
+        return th.stack.empty() ? 0 : th.stack.back().ext;
+    }
 
     void end(int64_t tid)
     {
