@@ -8,7 +8,7 @@
 
 namespace syncscope::chakra_detail {
 
-std::optional<int64_t> kinetoCommBytes(const Converter &c, size_t i, int8_t commType, bool send)
+std::optional<int64_t> kinetoCommBytes(const Converter &c, size_t i)
 {
     const int32_t gpu = c.link.plan.nodes[i].gpuEvent;
     if (gpu < 0)
@@ -18,8 +18,6 @@ std::optional<int64_t> kinetoCommBytes(const Converter &c, size_t i, int8_t comm
     // per-rank buffer, so an all-gather's gathered output would move world-size times the
     // data (issue 38). The input of a reduce-scatter is the buffer it splits; of an
     // all-reduce, all-to-all, broadcast or send/recv, the message.
-    (void)commType;
-    (void)send;
     const CollectiveType sizedAs = CollectiveType::Send; // input first, the output only when absent
     return kernelMessageBytes(c.device, &c.link, static_cast<uint32_t>(gpu), sizedAs);
 }

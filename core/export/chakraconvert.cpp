@@ -177,7 +177,7 @@ bool classifyGpuNode(const Converter &c, size_t i, ChakraNode &out, ChakraGraph 
         // Default mode: the message Kineto records (the ET inputs can hold one tensor of
         // a bucket, or none); the ET's tensors where Kineto has no message args.
         const std::optional<int64_t> kineto =
-            c.compat ? std::nullopt : kinetoCommBytes(c, i, out.commType, out.type == kChakraSendNode);
+            c.compat ? std::nullopt : kinetoCommBytes(c, i);
         if (kineto) {
             out.commSize = *kineto;
             ++g.stats.commSizeFromKineto;

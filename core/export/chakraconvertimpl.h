@@ -92,8 +92,8 @@ struct Converter {
     void roundWithCarry(const std::vector<double> &dur, std::vector<ChakraNode> &nodes) const;
 };
 
-// chakracommsize.cpp: the bytes of a collective's message from the Kineto args of its
+// chakracommsize.cpp: the bytes of the rank's input to a collective from the Kineto args of its
 // kernel (or of the op that launched it); nullopt when the trace records none.
-std::optional<int64_t> kinetoCommBytes(const Converter &c, size_t i, int8_t commType, bool send);
+std::optional<int64_t> kinetoCommBytes(const Converter &c, size_t i);
 
 } // namespace syncscope::chakra_detail
