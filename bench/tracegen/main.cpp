@@ -23,7 +23,7 @@ int usage()
                  "                          [--streams N [--reverse-joins]] [--blocking-copies] [--item-loop N] [--pageable]\n"
                  "                          [--cuda-graphs] [--async-tail] [--hip] [--no-cuda-sync]\n"
                  "                          [--old-categories] [--unresolved-sync-rows] [--gpu-clock-skew-us US]\n"
-                 "                          [--bare-sync-item]\n"
+                 "                          [--bare-sync-item] [--gpu-behind X]\n"
                  "       syncscope-tracegen --replicate KINETO --times N --out FILE\n"
                  "       syncscope-tracegen --job DIR --ranks N [--steps N] [--layers L] [--seed S] [--plain]\n"
                  "                          [--straggler R] [--straggler-scale X] [--max-clock-offset-us US]\n"
@@ -59,7 +59,8 @@ int usage()
                  "writes Stream Wait Event / Event Sync rows with wait_on_stream -1 (CUDA >= 12.9);\n"
                  "--gpu-clock-skew-us US puts every GPU timestamp US later (a GPU that starts late);\n"
                  "--bare-sync-item ends every step with loss.item(), after an event sync outside every op on\n"
-                 "even steps (the item then does not block) and alone on odd steps (it blocks).\n"
+                 "even steps (the item then does not block) and alone on odd steps (it blocks);\n"
+                 "--gpu-behind X makes compute kernels X times longer and no step wait for its GPU work.\n"
                  "--hang-case / --hang-scale write NCCL flight recorder dumps with a known hang as\n"
                  "DIR/rank<N>.json (with --pickle: DIR/rank<N>, torch's pickle with stack frames) and\n"
                  "the expected findings (roots first) as DIR/expected.json.\n");
@@ -169,6 +170,8 @@ int main(int argc, char **argv)
             o.hip = true;
         else if (a == "--no-cuda-sync")
             o.noCudaSync = true;
+        else if (a == "--gpu-behind" && (v = next()))
+            o.gpuBehindScale = std::atof(v);
         else if (a == "--bare-sync-item")
             o.bareSyncItem = true;
         else if (a == "--old-categories")

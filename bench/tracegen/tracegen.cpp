@@ -382,6 +382,8 @@ private:
         double scale = m_opt.job && cat == "kernel" && stream != kNcclStream ? m_opt.job->computeScale : 1.0;
         if (cat == "kernel" && !m_opt.slowKernel.empty() && name.find(m_opt.slowKernel) != std::string::npos)
             scale *= m_opt.slowKernelScale;
+        if (m_opt.gpuBehindScale > 1 && cat == "kernel" && stream != kNcclStream)
+            scale *= m_opt.gpuBehindScale;
         double dur = jitter(gpuUs * scale);
         if (m_launchingCollective && m_opt.job)
             dur = collectiveEnd(start) - start;
@@ -896,8 +898,9 @@ private:
         end(kMainTid);
         end(kMainTid); // ## forward ##
 
-        // loss.item(): a DtoH copy and a stream sync
-        item();
+        // loss.item(): a DtoH copy and a stream sync (not when the GPU is to fall behind)
+        if (!(m_opt.gpuBehindScale > 1))
+            item();
 
         // backward on the autograd thread, after the main thread hands over
         Thread &bwd = thread(kAutogradTid);
@@ -973,7 +976,7 @@ private:
         }
 
         // The last step of --async-tail returns without waiting for its GPU work.
-        const bool syncAtEnd = !(m_opt.asyncTail && m_opt.steps > 0 && s == m_opt.steps - 1);
+        const bool syncAtEnd = !(m_opt.asyncTail && m_opt.steps > 0 && s == m_opt.steps - 1) && !(m_opt.gpuBehindScale > 1);
 
         // step timing with a CUDA event pair, and a device-wide sync every other step
         begin(kMainTid, "step_timing", "user_annotation");

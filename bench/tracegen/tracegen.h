@@ -98,6 +98,8 @@ struct Options {
     bool unresolvedSyncRows = false; // Stream Wait Event / Event Sync rows with wait_on_stream and
                                      // wait_on_cuda_event_record_corr_id -1 (CUDA >= 12.9 before kineto#1552)
     double gpuClockSkewUs = 0;   // every GPU timestamp this much later: the GPU starts long after its launch
+    double gpuBehindScale = 0;   // > 1: compute kernels take this many times longer and no step waits for its
+                                 // GPU work (no loss.item(), no step-end sync): the GPU falls steps behind
     bool bareSyncItem = false;   // after the optimizer: on even steps torch.cuda.Event.synchronize() (a record
                                  // and a cudaEventSynchronize outside every op) and then loss.item(), which
                                  // no longer blocks; on odd steps loss.item() alone, which blocks
