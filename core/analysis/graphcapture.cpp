@@ -68,6 +68,7 @@ std::vector<Window> captureWindows(const KinetoTrace &t)
     std::stable_sort(calls.begin(), calls.end(), [&](uint32_t a, uint32_t b) { return t.events[a].ts < t.events[b].ts; });
     std::map<ThreadKey, Window> open;
     std::vector<Window> out;
+    RuntimeApiTable apis(t);
     for (uint32_t i : calls) {
         const KinetoEvent &e = t.events[i];
         const std::string_view api = runtimeBaseName(t.str(e.name));
@@ -81,7 +82,7 @@ std::vector<Window> captureWindows(const KinetoTrace &t)
                     out.push_back(std::move(it->second));
                 open.erase(it);
             }
-        } else if (auto it = open.find(k); it != open.end() && capturedLaunch(classifyRuntimeApi(api))) {
+        } else if (auto it = open.find(k); it != open.end() && capturedLaunch(apis.of(e.name))) {
             it->second.launches.push_back(i);
             const nlohmann::json args = rawArgs(t, i);
             const auto kernel = args.find("kernel");
@@ -118,10 +119,10 @@ GraphCaptureLink linkGraphCapture(const KinetoTrace &capture, const KinetoTrace 
 
     // The replay's graph launches and their ops.
     std::map<int64_t, uint32_t> graphLaunchOf; // correlation -> launch call
+    RuntimeApiTable apis(replay);
     for (uint32_t i = 0; i < replay.events.size(); ++i) {
         const KinetoEvent &e = replay.events[i];
-        if ((e.kind == EventKind::Runtime || e.kind == EventKind::Driver) && e.has(KinetoEvent::HasCorrelation) &&
-            classifyRuntimeApi(replay.str(e.name)) == RuntimeApi::GraphLaunch)
+        if (e.has(KinetoEvent::HasCorrelation) && apis.of(e) == RuntimeApi::GraphLaunch)
             graphLaunchOf.emplace(e.correlation, i);
     }
     link.graphLaunches = graphLaunchOf.size();
@@ -189,8 +190,9 @@ GraphCaptureLink linkGraphCapture(const KinetoTrace &capture, const KinetoTrace 
         Window &w = windows[static_cast<size_t>(best)];
         w.used = true;
         link.nameMismatches += bestMismatch;
-        for (size_t k = 0; k < ops.size(); ++k)
-            link.verified += !w.kernels[k].empty() && w.kernels[k] == replay.str(replay.events[ops[k]].name);
+        link.verified += static_cast<size_t>(std::count_if(w.kernels.begin(), w.kernels.end(),
+                                                           [](const std::string &k) { return !k.empty(); })) -
+                         bestMismatch;
         for (size_t k = 0; k < ops.size(); ++k) {
             CapturedOrigin o;
             o.launch = w.launches[k];
@@ -228,6 +230,15 @@ GraphCaptureLink linkGraphCapture(const KinetoTrace &capture, const KinetoTrace 
                          "); they keep no CPU op",
                      replay.path);
     return link;
+}
+
+bool replaysGraphs(const KinetoTrace &trace)
+{
+    RuntimeApiTable apis(trace);
+    for (const KinetoEvent &e : trace.events)
+        if (apis.of(e) == RuntimeApi::GraphLaunch)
+            return true;
+    return false;
 }
 
 std::string findGraphCaptureBeside(const std::string &replayPath)

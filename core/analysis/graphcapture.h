@@ -61,6 +61,9 @@ struct GraphCaptureLink {
 // .no_graph_launch (warnings).
 GraphCaptureLink linkGraphCapture(const KinetoTrace &capture, const KinetoTrace &replay, Diagnostics &diag);
 
+// Whether the trace launches a CUDA/HIP graph (cudaGraphLaunch, hipGraphLaunch, ...).
+bool replaysGraphs(const KinetoTrace &trace);
+
 // A file beside `replayPath` whose name says it holds the capture ("capture" in it),
 // a .json/.json.gz other than the replay itself; "" when none.
 std::string findGraphCaptureBeside(const std::string &replayPath);

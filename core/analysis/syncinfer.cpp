@@ -119,7 +119,7 @@ class Inference
 public:
     Inference(const KinetoTrace &trace, const std::vector<SyncEdge> &recorded, const SyncInferenceOptions &o,
               SyncInferenceStats &stats)
-        : m_trace(trace), m_events(trace.events), m_o(o), m_stats(stats)
+        : m_trace(trace), m_events(trace.events), m_o(o), m_stats(stats), m_api(trace)
     {
         index(recorded);
     }
@@ -141,17 +141,7 @@ private:
         return (e.kind == EventKind::Runtime || e.kind == EventKind::Driver) && usable(e);
     }
 
-    // Names are classified once per string, on first use.
-    RuntimeApi apiOfName(StrId name)
-    {
-        if (name >= m_api.size())
-            return RuntimeApi::Other;
-        if (!m_apiKnown[name]) {
-            m_api[name] = classifyRuntimeApi(m_trace.strings.view(name));
-            m_apiKnown[name] = 1;
-        }
-        return m_api[name];
-    }
+    RuntimeApi apiOfName(StrId name) { return m_api.of(name); }
 
     static bool waits(RuntimeApi api)
     {
@@ -185,8 +175,6 @@ private:
         // Two passes over the events (reads are cheap; fresh pages are not): count,
         // then copy out exactly what the rules read.
         const uint32_t n = static_cast<uint32_t>(m_events.size());
-        m_api.assign(m_trace.strings.size(), RuntimeApi::Other);
-        m_apiKnown.assign(m_trace.strings.size(), 0);
         size_t gpuOps = 0, waitingCalls = 0, corrCalls = 0;
         int64_t maxCorr = -1;
         for (uint32_t i = 0; i < n; ++i) {
@@ -537,8 +525,7 @@ private:
     const SyncInferenceOptions &m_o;
     SyncInferenceStats &m_stats;
     std::vector<Gpu> m_gpu;
-    std::vector<RuntimeApi> m_api; // per StrId
-    std::vector<uint8_t> m_apiKnown;
+    RuntimeApiTable m_api;
     std::vector<Call> m_calls; // the calls that can block (syncs, copies), in event order
     std::map<hta::IdKey, uint32_t> m_deviceIds;
     std::map<std::pair<hta::IdKey, int64_t>, uint32_t> m_laneIds;

@@ -32,6 +32,37 @@ enum class RuntimeApi : uint8_t {
     StreamWaitEvent, // cudaStreamWaitEvent, cuStreamWaitEvent, hipStreamWaitEvent
 };
 RuntimeApi classifyRuntimeApi(std::string_view name);
+
+// classifyRuntimeApi by name id, each name classified once, on first use: a trace has
+// hundreds of thousands of runtime rows and a few dozen names.
+class RuntimeApiTable
+{
+public:
+    explicit RuntimeApiTable(const KinetoTrace &trace)
+        : m_trace(&trace), m_api(trace.strings.size(), RuntimeApi::Other), m_known(trace.strings.size(), 0)
+    {
+    }
+    RuntimeApi of(StrId name)
+    {
+        if (name >= m_api.size())
+            return RuntimeApi::Other;
+        if (!m_known[name]) {
+            m_api[name] = classifyRuntimeApi(m_trace->strings.view(name));
+            m_known[name] = 1;
+        }
+        return m_api[name];
+    }
+    // A runtime or driver call's API; Other for every other event.
+    RuntimeApi of(const KinetoEvent &e)
+    {
+        return e.kind == EventKind::Runtime || e.kind == EventKind::Driver ? of(e.name) : RuntimeApi::Other;
+    }
+
+private:
+    const KinetoTrace *m_trace;
+    std::vector<RuntimeApi> m_api;
+    std::vector<uint8_t> m_known;
+};
 // The name without a trailing _v<digits>, _ptsz or _ptds.
 std::string_view runtimeBaseName(std::string_view name);
 

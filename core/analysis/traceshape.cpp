@@ -50,18 +50,19 @@ std::string fmtMs(double us)
 
 std::vector<UnknownGpuCategory> unknownGpuCategories(const KinetoTrace &trace)
 {
+    // Per category, once: 0 CPU-side by name, 1 GPU-sounding, 2 neither (GPU work only
+    // where a row has a stream argument).
+    std::unordered_map<StrId, uint8_t> verdict;
     std::map<StrId, int64_t> counts;
-    std::unordered_map<StrId, bool> looks; // per category: GPU-sounding and not known to be CPU-side
     for (const KinetoEvent &e : trace.events) {
         if (e.kind != EventKind::Other || e.ph != 'X' || e.cat == kNoString)
             continue;
-        auto it = looks.find(e.cat);
-        if (it == looks.end()) {
+        auto it = verdict.find(e.cat);
+        if (it == verdict.end()) {
             const std::string l = lower(trace.str(e.cat));
-            it = looks.emplace(e.cat, !knownNotGpu(l) && gpuSounding(l)).first;
+            it = verdict.emplace(e.cat, knownNotGpu(l) ? 0 : gpuSounding(l) ? 1 : 2).first;
         }
-        // A stream argument is GPU work whatever the category is called.
-        if (it->second || (e.streamForm != StreamForm::Absent && !knownNotGpu(lower(trace.str(e.cat)))))
+        if (it->second == 1 || (it->second == 2 && e.streamForm != StreamForm::Absent))
             ++counts[e.cat];
     }
     std::vector<UnknownGpuCategory> out;
@@ -93,13 +94,14 @@ GpuStartHole findGpuStartHole(const KinetoTrace &trace)
     // launch-like call of the trace (the GPU cannot have started before it).
     double launchEnd = std::numeric_limits<double>::quiet_NaN();
     double firstLaunchEnd = std::numeric_limits<double>::infinity();
+    RuntimeApiTable apis(trace);
     for (const KinetoEvent &e : events) {
         if ((e.kind != EventKind::Runtime && e.kind != EventKind::Driver) || !e.has(KinetoEvent::HasTs))
             continue;
         if (g.has(KinetoEvent::HasCorrelation) && e.has(KinetoEvent::HasCorrelation) &&
             e.correlation == g.correlation)
             launchEnd = e.ts + std::max(0.0, e.dur);
-        const RuntimeApi api = classifyRuntimeApi(trace.str(e.name));
+        const RuntimeApi api = apis.of(e.name);
         if (api == RuntimeApi::KernelLaunch || api == RuntimeApi::GraphLaunch || api == RuntimeApi::CopyAsync ||
             api == RuntimeApi::Copy || api == RuntimeApi::Memset)
             firstLaunchEnd = std::min(firstLaunchEnd, e.ts + std::max(0.0, e.dur));

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -88,6 +89,7 @@ struct Converter {
     bool forwardBackwardThreads(int64_t &fwd, int64_t &bwd) const;
     void linkForwardBackward(int64_t fwd, int64_t bwd, std::vector<double> &dur, ChakraStats &stats);
     void carryGaps(int64_t fwd, int64_t bwd, std::vector<double> &dur) const;
+    std::map<std::pair<int64_t, int64_t>, int64_t> kinetoThreadGroups(int64_t fwd, int64_t bwd) const;
     void moveBlockingWaits(int64_t fwd, int64_t bwd, std::vector<double> &dur, ChakraStats &stats);
     void roundWithCarry(const std::vector<double> &dur, std::vector<ChakraNode> &nodes) const;
 };

@@ -145,6 +145,24 @@ void Converter::linkForwardBackward(int64_t fwd, int64_t bwd, std::vector<double
     }
 }
 
+// The host thread group (the autograd thread counted as the forward thread) of each
+// Kineto thread (pid, tid) that runs a timed op: where a blocking call's wait belongs.
+std::map<std::pair<int64_t, int64_t>, int64_t> Converter::kinetoThreadGroups(int64_t fwd, int64_t bwd) const
+{
+    std::map<std::pair<int64_t, int64_t>, int64_t> groupOf;
+    for (uint32_t i : conversionOrder) {
+        if (!timedCpu(i))
+            continue;
+        const int32_t ev = link.hostEvent[link.plan.nodes[i].host];
+        if (ev < 0)
+            continue;
+        const KinetoEvent &e = device.events[static_cast<size_t>(ev)];
+        const int64_t tid = host.nodes[link.plan.nodes[i].host].tid;
+        groupOf.try_emplace({e.pid, e.tid}, bwd >= 0 && tid == bwd ? fwd : tid);
+    }
+    return groupOf;
+}
+
 // Idle time between top-level ops (no timed parent: under ProfilerStep, a
 // thread root) has no node, so a replay would close it up. Each such op takes
 // the idle time before it, back to the latest end of its thread (the forward
@@ -187,14 +205,7 @@ void Converter::carryGaps(int64_t fwd, int64_t bwd, std::vector<double> &dur) co
     // cudaEventSynchronize carried into a 30 µs aten::item made it wait twice).
     std::map<int64_t, std::vector<std::pair<double, double>>> waitSpans; // group -> call spans
     {
-        std::map<std::pair<int64_t, int64_t>, int64_t> groupOf; // Kineto (pid, tid) -> group
-        for (const Item &it : items) {
-            const int32_t ev = link.hostEvent[plan[it.index].host];
-            if (ev >= 0)
-                groupOf.try_emplace({device.events[static_cast<size_t>(ev)].pid,
-                                     device.events[static_cast<size_t>(ev)].tid},
-                                    it.group);
-        }
+        const auto groupOf = kinetoThreadGroups(fwd, bwd);
         for (const EventDep &w : link.blockingWaits) {
             const KinetoEvent &c = device.events[w.to];
             const auto g = groupOf.find({c.pid, c.tid});
@@ -347,7 +358,7 @@ void Converter::moveBlockingWaits(int64_t fwd, int64_t bwd, std::vector<double> 
         int32_t order;
     };
     std::vector<Item> items;
-    std::map<std::pair<int64_t, int64_t>, int64_t> groupOf; // Kineto (pid, tid) -> group
+    const auto groupOf = kinetoThreadGroups(fwd, bwd);
     for (uint32_t i : conversionOrder) {
         if (!timedCpu(i))
             continue;
@@ -357,7 +368,6 @@ void Converter::moveBlockingWaits(int64_t fwd, int64_t bwd, std::vector<double> 
         const KinetoEvent &e = events[static_cast<size_t>(ev)];
         const int64_t tid = host.nodes[plan[i].host].tid;
         const int64_t group = bwd >= 0 && tid == bwd ? fwd : tid;
-        groupOf.try_emplace({e.pid, e.tid}, group);
         items.push_back({e.pid, e.tid, group, e.ts, e.end(), 0, i, convertedAt[i]});
     }
     // The ops of each group in start order, to find the first one after a call.

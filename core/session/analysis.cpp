@@ -2,7 +2,6 @@
 #include "analysis.h"
 
 #include "analysis/graphcapture.h"
-#include "analysis/syncinfer.h"
 #include "analysis/traceshape.h"
 
 #include "link/hostgraph.h"
@@ -60,21 +59,8 @@ void checkPair(Analysis &a)
 void linkCapturedGraphs(Analysis &a)
 {
     const KinetoTrace &device = *a.device;
-    bool replays = false; // any graph launch (names classified once each: big traces repeat them)
-    std::vector<int8_t> isGraphLaunch(device.strings.size(), -1);
-    for (const KinetoEvent &e : device.events) {
-        if ((e.kind != EventKind::Runtime && e.kind != EventKind::Driver) || e.name >= isGraphLaunch.size())
-            continue;
-        int8_t &known = isGraphLaunch[e.name];
-        if (known < 0)
-            known = classifyRuntimeApi(device.str(e.name)) == RuntimeApi::GraphLaunch ? 1 : 0;
-        if (known == 1) {
-            replays = true;
-            break;
-        }
-    }
     std::string path = a.request.graphCapturePath;
-    if (path.empty() && a.request.findGraphCapture && replays)
+    if (path.empty() && a.request.findGraphCapture && replaysGraphs(device))
         path = findGraphCaptureBeside(a.devicePath);
     if (path.empty())
         return;

@@ -219,11 +219,12 @@ void checkBlockingCalls(const Analysis &a, std::vector<Violation> &out)
     constexpr double kMinUs = 20, kReturnUs = 20;
     size_t missing = 0;
     std::string first;
+    RuntimeApiTable apis(t);
     for (uint32_t i = 0; i < t.events.size(); ++i) {
         const KinetoEvent &e = t.events[i];
         if ((e.kind != EventKind::Runtime && e.kind != EventKind::Driver) || e.dur < kMinUs)
             continue;
-        const RuntimeApi api = classifyRuntimeApi(t.str(e.name));
+        const RuntimeApi api = apis.of(e.name);
         const double end = e.ts + e.dur;
         double gpuEnd = -1;
         if (api == RuntimeApi::StreamSync || api == RuntimeApi::DeviceSync || api == RuntimeApi::EventSync) {

@@ -82,6 +82,14 @@ void judge(const std::string &name, const std::vector<Violation> &found)
         QFAIL(qPrintable(QString::fromStdString(name) + ":\n  " + unexpected.join("\n  ")));
 }
 
+// One data row per path, named by it.
+void addRows(const char *column, const std::vector<std::string> &paths)
+{
+    QTest::addColumn<std::string>(column);
+    for (const std::string &p : paths)
+        QTest::newRow(p.c_str()) << p;
+}
+
 } // namespace
 
 class TestRealTraces : public QObject
@@ -156,9 +164,7 @@ void TestRealTraces::pairs()
 
 void TestRealTraces::jobs_data()
 {
-    QTest::addColumn<std::string>("dir");
-    for (const std::string &d : corpus().jobs)
-        QTest::newRow(d.c_str()) << d;
+    addRows("dir", corpus().jobs);
 }
 
 void TestRealTraces::jobs()
@@ -169,9 +175,7 @@ void TestRealTraces::jobs()
 
 void TestRealTraces::hangFolders_data()
 {
-    QTest::addColumn<std::string>("dir");
-    for (const std::string &d : corpus().hangFolders)
-        QTest::newRow(d.c_str()) << d;
+    addRows("dir", corpus().hangFolders);
 }
 
 void TestRealTraces::hangFolders()
@@ -182,9 +186,7 @@ void TestRealTraces::hangFolders()
 
 void TestRealTraces::hostOnly_data()
 {
-    QTest::addColumn<std::string>("path");
-    for (const std::string &p : corpus().hostOnly)
-        QTest::newRow(p.c_str()) << p;
+    addRows("path", corpus().hostOnly);
 }
 
 void TestRealTraces::hostOnly()
@@ -195,9 +197,7 @@ void TestRealTraces::hostOnly()
 
 void TestRealTraces::htaExact_data()
 {
-    QTest::addColumn<std::string>("golden");
-    for (const std::string &g : corpus().htaGoldens)
-        QTest::newRow(g.c_str()) << g;
+    addRows("golden", corpus().htaGoldens);
 }
 
 void TestRealTraces::htaExact()
