@@ -55,6 +55,8 @@ bool hasCudaSyncRows(const KinetoTrace &trace)
 
 size_t unresolvedCudaSyncRows(const KinetoTrace &trace)
 {
+    if (trace.strings.find("cuda_sync") < 0) // no row at all: no pass over the events
+        return 0;
     size_t n = 0;
     for (const KinetoEvent &e : trace.events) {
         if (e.kind != EventKind::CudaSync || (e.waitOnStream >= 0 && e.waitOnRecordCorr >= 0))

@@ -280,6 +280,10 @@ private:
     // a wait as for the stream of its thread's launch after it (-1: no such launch).
     void streamsOfCalls()
     {
+        m_waitLane.assign(m_waitCalls.size(), -1);
+        m_records.clear();
+        if (m_waitCalls.empty()) // no stream wait: no GPU->GPU edge outside graph replays to order
+            return;
         std::vector<std::tuple<hta::IdKey, hta::IdKey, double, int64_t>> launches; // per thread, by ts
         launches.reserve(m_gpu.size());
         for (const Gpu &g : m_gpu)
@@ -294,14 +298,12 @@ private:
         auto sameThread = [](const auto &it, const hta::IdKey &pid, const hta::IdKey &tid) {
             return std::get<0>(*it) == pid && std::get<1>(*it) == tid;
         };
-        m_waitLane.resize(m_waitCalls.size());
         for (size_t k = 0; k < m_waitCalls.size(); ++k) {
             const auto &[pid, tid, ts, ev] = m_waitCalls[k];
             auto it = std::upper_bound(launches.begin(), launches.end(),
                                        std::make_tuple(pid, tid, ts, std::numeric_limits<int64_t>::max()));
             m_waitLane[k] = it != launches.end() && sameThread(it, pid, tid) ? std::get<3>(*it) : -1;
         }
-        m_records.clear();
         for (const auto &[pid, tid, ts, ev] : m_recordCalls) {
             auto it = at(pid, tid, ts);
             const bool before = it != launches.begin() && sameThread(it - 1, pid, tid);
