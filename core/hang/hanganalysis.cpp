@@ -9,6 +9,7 @@
 #include <charconv>
 #include <functional>
 #include <tuple>
+#include <unordered_map>
 
 namespace syncscope {
 
@@ -348,26 +349,151 @@ void readEntries(HangState &st)
         st.warnings.push_back(std::to_string(unparsedP2p) + " point-to-point entries without a readable peer (\"nccl:send A->B\") were skipped");
 }
 
-// pg_status overrides the entries' progress.
+namespace {
+
+// pg_status is keyed by each process group's uid on the rank (ProcessGroupNCCL's counter of
+// the groups it built), pg_config by the group's name: they agree only where every rank is
+// in every group. Both count up in creation order, so the k-th uid is the k-th group, by
+// number, that the rank is a member of. The groups of pg_status in its order; empty when
+// they cannot be paired (names that are not numbers, counts that differ).
+// Pairs pg_status with the groups `names` (in pg_config order): by equal key sets, else
+// numbered keys and names in numeric order; empty when neither fits.
+std::vector<const std::string *> pairStatus(const std::vector<FrGroupStatus> &status,
+                                            const std::vector<const std::string *> &names)
+{
+    if (names.size() != status.size())
+        return {};
+    std::unordered_map<std::string_view, const std::string *> byKey;
+    for (const std::string *n : names)
+        byKey.emplace(*n, n);
+    std::vector<const std::string *> out(status.size(), nullptr);
+    bool same = byKey.size() == status.size();
+    for (size_t i = 0; same && i < status.size(); ++i) {
+        auto it = byKey.find(status[i].name);
+        same = it != byKey.end();
+        if (same)
+            out[i] = it->second;
+    }
+    if (same) // uids equal names (every rank in every group), or a writer that keys by name
+        return out;
+    std::vector<std::pair<int64_t, size_t>> uids, numbered;
+    for (size_t i = 0; i < status.size(); ++i) {
+        int64_t u = 0, n = 0;
+        if (!parseInt(status[i].name, u) || !parseInt(*names[i], n))
+            return {};
+        uids.emplace_back(u, i);
+        numbered.emplace_back(n, i);
+    }
+    std::sort(uids.begin(), uids.end());
+    std::sort(numbered.begin(), numbered.end());
+    for (size_t k = 0; k < uids.size(); ++k)
+        out[uids[k].second] = names[numbered[k].second];
+    return out;
+}
+
+// pg_status is keyed by each process group's uid on the rank (ProcessGroupNCCL's counter of
+// the groups it built), pg_config by the group's name: they agree only where every rank is
+// in every group. Both count up in creation order, so the k-th uid is the k-th group, by
+// number, that the rank is a member of. The group of each pg_status entry; empty when they
+// cannot be paired.
+std::vector<const std::string *> statusGroups(const FrDump &d, int64_t rank)
+{
+    std::vector<const std::string *> all;
+    for (const FrProcessGroup &pg : d.pgConfig)
+        all.push_back(&pg.name);
+    // PyTorch's pg_config holds the rank's own groups: paired without reading member lists.
+    if (auto out = pairStatus(d.pgStatus, all); !out.empty())
+        return out;
+    std::vector<const std::string *> member; // a writer that lists every group of the job
+    for (const FrProcessGroup &pg : d.pgConfig) {
+        const auto &r = pg.ranks.get();
+        if (r.empty() || std::find(r.begin(), r.end(), rank) != r.end())
+            member.push_back(&pg.name);
+    }
+    return pairStatus(d.pgStatus, member);
+}
+
+} // namespace
+
+// pg_status raises the entries' progress (it is newer than a ring buffer that evicted
+// entries, and the only progress of an active-only dump's finished groups). Not in groups
+// with point-to-point traffic: there it counts the p2p ops, not the collectives.
 void applyPgStatus(HangState &st)
 {
+    size_t unpaired = 0;
     for (size_t di = 0; di < st.dumps.size(); ++di) {
         const FrDump &d = st.dumps[di];
         const int64_t rank = d.rank.value_or(int64_t(di));
-        if (st.rankData[rank].second != int(di) || d.entries.empty())
+        if (st.rankData[rank].second != int(di) || d.pgStatus.empty())
             continue;
-        for (const auto &ps : d.pgStatus) {
-            auto it = st.groupIndex.find(ps.name);
+        const std::vector<const std::string *> names = statusGroups(d, rank);
+        if (names.empty()) {
+            ++unpaired;
+            continue;
+        }
+        for (size_t i = 0; i < d.pgStatus.size(); ++i) {
+            const FrGroupStatus &ps = d.pgStatus[i];
+            auto it = st.groupIndex.find(*names[i]);
             if (it == st.groupIndex.end())
                 continue;
             Group &g = st.groups[it->second];
             auto mi = g.index.find(rank);
-            if (mi == g.index.end())
+            if (mi == g.index.end() || !g.p2p.empty())
                 continue;
             Member &m = g.members[mi->second];
-            m.lastEnqueued = ps.lastEnqueued;
-            m.lastStarted = ps.lastStarted;
-            m.lastCompleted = ps.lastCompleted;
+            m.lastEnqueued = std::max(m.lastEnqueued, ps.lastEnqueued);
+            m.lastStarted = std::max(m.lastStarted, ps.lastStarted);
+            m.lastCompleted = std::max(m.lastCompleted, ps.lastCompleted);
+            m.statusKnown = true;
+        }
+    }
+    if (unpaired)
+        st.warnings.push_back(std::to_string(unpaired) + " dump(s) have a pg_status whose process groups cannot be "
+                              "paired with pg_config (not numbered, or other counts): their progress comes from "
+                              "the entries alone");
+    bool anyEntry = false, anyCompleted = false;
+    for (const FrDump &d : st.dumps)
+        for (const FrEntry &e : d.entries) {
+            anyEntry = true;
+            anyCompleted = anyCompleted || e.state == "completed";
+        }
+    st.activeOnly = anyEntry && !anyCompleted;
+    if (st.activeOnly)
+        for (Group &g : st.groups)
+            for (Member &m : g.members)
+                m.unknown = m.data == DataKind::Ok && m.lastState.empty() && !m.statusKnown;
+}
+
+void describeMissing(const HangState &st, HangAnalysis &out)
+{
+    for (HangSuspect &s : out.suspects) {
+        if (!s.root)
+            continue;
+        const Group *g = nullptr;
+        if (auto it = st.groupIndex.find(s.pgName); it != st.groupIndex.end())
+            g = &st.groups[it->second];
+        for (int64_t r : s.missingRanks) {
+            HangLastEntry l;
+            l.rank = r;
+            auto rd = st.rankData.find(r);
+            const DataKind k = rd == st.rankData.end() ? DataKind::None : rd->second.first;
+            l.dump = k == DataKind::Ok ? "ok" : k == DataKind::Empty ? "empty" : "none";
+            if (k == DataKind::Ok) {
+                const FrEntry &e = st.dumps[size_t(rd->second.second)].entries.back();
+                l.pgName = e.pgName;
+                l.pgDesc = e.pgDesc;
+                l.op = e.profilingName;
+                l.state = e.state;
+                l.collectiveSeqId = e.collectiveSeqId;
+                l.p2pSeqId = e.p2pSeqId;
+                l.p2p = e.isP2p || isP2pName(e.profilingName);
+                l.timeCreatedNs = e.timeCreatedNs;
+                l.frames.assign(e.frames.begin(), e.frames.begin() + std::ptrdiff_t(std::min<size_t>(e.frames.size(), 8)));
+            }
+            if (g)
+                if (auto mi = g->index.find(r); mi != g->index.end() && progressKnown(g->members[mi->second]))
+                    l.groupLastEnqueued = g->members[mi->second].lastEnqueued;
+            s.lastEntries.push_back(std::move(l));
         }
     }
 }
@@ -397,7 +523,10 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
         if (auto h = p2pFinding(st, g))
             found.push_back(std::move(*h));
     }
+    if (found.empty())
+        out.warnings.insert(out.warnings.end(), st.insideCollective.begin(), st.insideCollective.end());
     rankFindings(std::move(found), out);
+    describeMissing(st, out);
     out.groups = groupStatus(st.groups);
     return out;
 }

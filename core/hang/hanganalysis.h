@@ -76,6 +76,18 @@ struct HangMismatch {
     std::vector<std::vector<int64_t>> inputSizes;
 };
 
+// What a root finding's missing rank did last (beyond who is missing: why).
+struct HangLastEntry {
+    int64_t rank = -1;
+    std::string dump;                // "ok", "empty" (no active entry: all it enqueued completed), "none"
+    std::string pgName, pgDesc, op, state; // its dump's last entry ("" none)
+    int64_t collectiveSeqId = -1, p2pSeqId = -1;
+    bool p2p = false;
+    int64_t timeCreatedNs = -1;
+    std::vector<std::string> frames; // the entry's stack where recorded, innermost first
+    int64_t groupLastEnqueued = -1;  // its last enqueued collective in the finding's group (entries or pg_status)
+};
+
 struct HangSuspect {
     std::string pgName, pgDesc;      // pg_config's key (pg_id in the JSON) and desc
     std::string op;                  // the reference profiling_name ("nccl:all_to_all")
@@ -92,6 +104,7 @@ struct HangSuspect {
     bool root = false;
     std::vector<size_t> explains;    // indices of the suspects this one explains
     std::vector<size_t> explainedBy;
+    std::vector<HangLastEntry> lastEntries; // roots: one per missing rank
 };
 
 struct HangMemberStatus {

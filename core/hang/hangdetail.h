@@ -26,6 +26,11 @@ struct Member {
     int64_t lastEnqueued = -1, lastStarted = -1, lastCompleted = -1;
     std::string_view lastState;     // of its last entry in the group ("" never)
     bool lastP2p = false;           // its last entry in the group was point-to-point
+    bool statusKnown = false;       // pg_status gave its progress in the group
+    // Active-only dumps (no completed entry anywhere): a rank with a dump, no entry in the
+    // group and no pg_status for it finished all it enqueued there, or never did any;
+    // nobody can tell, so it is judged in no finding of the group.
+    bool unknown = false;
     // The collective block being read: the entries of one collective_seq_id (a coalesced
     // block is several), counted into the group's signatures when the seq changes.
     int64_t blockSeq = -1;
@@ -73,6 +78,10 @@ struct HangState {
     RankData rankData;
     std::vector<Group> groups;
     std::unordered_map<std::string, size_t> groupIndex;
+    bool activeOnly = false;                        // no dump holds a completed entry
+    // Groups whose members all entered one collective and none completed it: the answer
+    // when nothing else is found; else they are queued behind the hang (not reported).
+    std::vector<std::string> insideCollective;
 
     Group &groupOf(const std::string &name);        // added when new
     void initMember(Member &m);                     // its data kind and dump (a rank with none: None)
@@ -92,8 +101,13 @@ std::optional<HangSuspect> p2pFinding(const HangState &st, const Group &g);
 // Explanation and order (hangrank.cpp): roots, cycles, the final order into out.suspects.
 void rankFindings(std::vector<HangSuspect> found, HangAnalysis &out);
 std::vector<HangGroupStatus> groupStatus(const std::vector<Group> &groups);
+// Each root's missing ranks: their last entries (hanganalysis.cpp).
+void describeMissing(const HangState &st, HangAnalysis &out);
 
 // Helpers shared by the phases.
+// The member's progress in its group is known: from its entries or its pg_status.
+inline bool progressKnown(const Member &m) { return m.data == DataKind::Ok || m.statusKnown; }
+
 inline uint64_t mix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);

@@ -176,7 +176,9 @@ int64_t suspectSeq(HangState &st, const Group &g)
     int64_t minL = std::numeric_limits<int64_t>::max(), maxL = -1, minC = std::numeric_limits<int64_t>::max();
     bool anyData = false, anyDataless = false, anyWaits = false;
     for (const Member &m : g.members) {
-        if (m.data != DataKind::Ok) {
+        if (m.unknown)
+            continue;
+        if (!progressKnown(m)) {
             anyDataless = true;
             continue;
         }
@@ -217,7 +219,7 @@ int64_t suspectSeq(HangState &st, const Group &g)
                 if (m.lastCompleted >= minL)
                     none = false;
             if (none)
-                st.warnings.push_back("pg " + g.name + " seq " + std::to_string(minL) +
+                st.insideCollective.push_back("pg " + g.name + " seq " + std::to_string(minL) +
                                       ": every member entered it with the same op and none completed it (a hang inside the collective: network, NCCL)");
         }
     }
@@ -302,7 +304,9 @@ std::optional<HangSuspect> collectiveFinding(HangState &st, const Group &g)
         describeBlock(rb, h.op, h.inputSizes, h.dtype);
     }
     for (const Member &m : g.members) {
-        if (m.data != DataKind::Ok || m.lastEnqueued < s) {
+        if (m.unknown)
+            continue;
+        if (!progressKnown(m) || m.lastEnqueued < s) {
             addMissing(h, m);
             continue;
         }
@@ -323,24 +327,20 @@ std::optional<HangSuspect> collectiveFinding(HangState &st, const Group &g)
 }
 
 // Point-to-point: per directed pair, the ops pending after each side's last completed one.
+// The earliest pair whose k-th send and k-th receive differ is a desync; else every pending
+// op without a counterpart makes one finding: its peers never posted theirs (a pipeline's
+// peer that is busy elsewhere is missing here, and the explanation finds where it is stuck).
 std::optional<HangSuspect> p2pFinding(const HangState &st, const Group &g)
 {
     if (g.p2p.empty())
         return std::nullopt;
     std::map<std::pair<int64_t, int64_t>, PairOps> pairs;
-    std::unordered_map<int64_t, std::vector<const P2pOp *>> pendingOf; // rank -> its pending p2p ops
     for (const P2pOp &op : g.p2p) {
         PairOps &p = pairs[{op.src, op.dst}];
         (op.send ? p.sends : p.recvs).push_back(&op);
-        if (op.state != "completed")
-            pendingOf[op.rank].push_back(&op);
     }
-    std::optional<HangSuspect> best;
-    auto consider = [&](HangSuspect h) {
-        finishKind(h);
-        if (!best || (h.timeCreatedNs >= 0 && (best->timeCreatedNs < 0 || h.timeCreatedNs < best->timeCreatedNs)))
-            best = std::move(h);
-    };
+    std::optional<HangSuspect> desync;
+    std::vector<const P2pOp *> unmatched;
     for (auto &[key, p] : pairs) {
         pendingTail(p.sends);
         pendingTail(p.recvs);
@@ -351,35 +351,35 @@ std::optional<HangSuspect> p2pFinding(const HangState &st, const Group &g)
                 minTime(h, p.recvs[j]->entry);
                 h.mismatchedRanks.push_back(p.recvs[j]->rank);
                 h.mismatches.push_back(mismatchOf(p.recvs[j]->rank, *p.recvs[j]->entry));
-                consider(std::move(h));
+                finishKind(h);
+                if (!desync || (h.timeCreatedNs >= 0 && (desync->timeCreatedNs < 0 || h.timeCreatedNs < desync->timeCreatedNs)))
+                    desync = std::move(h);
                 break;
             }
         const auto &extra = p.sends.size() > n ? p.sends : p.recvs;
-        if (extra.size() > n) {
-            const P2pOp &op = *extra[n];
-            const int64_t peer = op.send ? op.dst : op.src;
-            HangSuspect h = p2pSuspect(g, op);
-            const Member pm = memberOf(st, g, peer);
-            if (pm.data != DataKind::Ok) {
-                addMissing(h, pm);
-            } else {
-                const P2pOp *other = nullptr;
-                auto it = pendingOf.find(peer);
-                if (it != pendingOf.end())
-                    for (const P2pOp *q : it->second)
-                        if (!(q->src == op.src && q->dst == op.dst) && (!other || bySeq(q, other)))
-                            other = q;
-                if (other) {
-                    h.mismatchedRanks.push_back(peer);
-                    h.mismatches.push_back(mismatchOf(peer, *other->entry));
-                } else {
-                    h.missingRanks.push_back(peer);
-                }
-            }
-            consider(std::move(h));
-        }
+        for (size_t j = n; j < extra.size(); ++j)
+            unmatched.push_back(extra[j]);
     }
-    return best;
+    if (desync)
+        return desync;
+    if (unmatched.empty())
+        return std::nullopt;
+    const P2pOp *first = unmatched.front();
+    for (const P2pOp *op : unmatched)
+        if (op->entry->timeCreatedNs >= 0 &&
+            (first->entry->timeCreatedNs < 0 || op->entry->timeCreatedNs < first->entry->timeCreatedNs))
+            first = op;
+    HangSuspect h = p2pSuspect(g, *first);
+    for (const P2pOp *op : unmatched) {
+        if (op->state != "completed")
+            h.waitingRanks.push_back(op->rank);
+        // A peer without a pending op here has not posted it (its side would be pending too).
+        addMissing(h, memberOf(st, g, op->send ? op->dst : op->src));
+    }
+    finishKind(h);
+    if (h.missingRanks.empty())
+        return std::nullopt;
+    return h;
 }
 
 } // namespace syncscope::hangdetail

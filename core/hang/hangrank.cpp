@@ -66,10 +66,22 @@ std::vector<std::set<size_t>> explanations(const std::vector<HangSuspect> &found
                 for (size_t c : it->second)
                     if (c != f && (!e || earlier(c, *e)))
                         e = c;
+            // Missing from an earlier collective: it stopped before that one. A pending p2p
+            // op says only that the peer had not posted its side yet (pipelines post ahead),
+            // so it explains no collective; a p2p finding is explained by any collective
+            // its peer never entered.
+            auto explainsAsMissing = [&](size_t c) {
+                if (c == f)
+                    return false;
+                return found[f].p2p ? (!found[c].p2p || earlier(c, f)) : (!found[c].p2p && earlier(c, f));
+            };
+            auto better = [&](size_t c, size_t than) { // collectives first, then the earliest
+                return found[c].p2p != found[than].p2p ? !found[c].p2p : earlier(c, than);
+            };
             if (!e)
                 if (auto it = missingIn.find(r); it != missingIn.end())
                     for (size_t c : it->second)
-                        if (c != f && earlier(c, f) && (!e || earlier(c, *e)))
+                        if (explainsAsMissing(c) && (!e || better(c, *e)))
                             e = c;
             if (!e) {
                 all = false;
@@ -91,6 +103,13 @@ void rankFindings(std::vector<HangSuspect> found, HangAnalysis &out)
     std::vector<std::set<size_t>> explainedBy = explanations(found);
     auto orderLess = [&](size_t a, size_t b) {
         const HangSuspect &x = found[a], &y = found[b];
+        // A wrong op first; then collectives, whose members all reach them at one point of
+        // the program, before p2p ops, which a pipeline posts ahead of its peer.
+        const bool dx = x.kind == "desync", dy = y.kind == "desync";
+        if (dx != dy)
+            return dx;
+        if (x.p2p != y.p2p)
+            return !x.p2p;
         if (kindRank(x.kind) != kindRank(y.kind))
             return kindRank(x.kind) < kindRank(y.kind);
         const int64_t tx = x.timeCreatedNs < 0 ? std::numeric_limits<int64_t>::max() : x.timeCreatedNs;

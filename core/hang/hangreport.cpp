@@ -3,6 +3,7 @@
 // report's `hang` object (hanganalysis.h).
 #include "hang/hanganalysis.h"
 
+#include <cstdio>
 #include <string_view>
 #include <unordered_map>
 
@@ -130,6 +131,42 @@ std::string whatText(const HangSuspect &s)
     return out;
 }
 
+std::string msText(double ms)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ms < 10 ? "%.2f" : "%.0f", ms);
+    return buf;
+}
+
+// "  rank 12: last entry pg 74 ... seq 20536 (scheduled), 1.56 ms before this op was first
+// entered; at f (file:1)": what the missing rank did last.
+std::string lastEntryText(const HangSuspect &s, const HangLastEntry &l)
+{
+    std::string out = "  rank " + std::to_string(l.rank) + ": ";
+    if (l.dump == "none")
+        return out + "no dump\n";
+    if (l.dump == "empty") {
+        out += "no active entry in its dump (everything it enqueued completed";
+        if (l.groupLastEnqueued >= 0)
+            out += "; last enqueued in pg " + s.pgName + ": seq " + std::to_string(l.groupLastEnqueued);
+        return out + "): it stopped issuing work before this op (a blocked CPU: a hung Python thread, the GIL, I/O)\n";
+    }
+    out += "last entry pg " + l.pgName;
+    if (!l.pgDesc.empty())
+        out += " " + l.pgDesc;
+    out += " " + l.op + (l.p2p ? " p2p seq " + std::to_string(l.p2pSeqId) : " seq " + std::to_string(l.collectiveSeqId));
+    if (!l.state.empty())
+        out += " (" + l.state + ")";
+    if (l.timeCreatedNs >= 0 && s.timeCreatedNs >= 0) {
+        const double ms = double(s.timeCreatedNs - l.timeCreatedNs) / 1e6;
+        out += ms >= 0 ? ", " + msText(ms) + " ms before this op was first entered"
+                       : ", " + msText(-ms) + " ms after this op was first entered";
+    }
+    if (!l.frames.empty())
+        out += "; at " + l.frames.front();
+    return out + "\n";
+}
+
 } // namespace
 
 std::string hangSummaryText(const HangAnalysis &a)
@@ -149,6 +186,8 @@ std::string hangSummaryText(const HangAnalysis &a)
             out += " (explains " + std::to_string(s.explains.size()) + " other finding" +
                    (s.explains.size() == 1 ? ")" : "s)");
         out += "\n";
+        for (size_t k = 0; k < s.lastEntries.size() && k < 8; ++k)
+            out += lastEntryText(s, s.lastEntries[k]);
     }
     if (consequences) {
         out += std::to_string(consequences) + (consequences == 1 ? " consequence:\n" : " consequences:\n");
@@ -163,6 +202,31 @@ std::string hangSummaryText(const HangAnalysis &a)
     }
     return out;
 }
+
+namespace {
+
+nlohmann::json lastEntriesJson(const HangSuspect &s)
+{
+    using nlohmann::json;
+    json out = json::array();
+    auto optional = [](int64_t v) { return v >= 0 ? json(v) : json(nullptr); };
+    for (const HangLastEntry &l : s.lastEntries)
+        out.push_back({{"rank", l.rank},
+                       {"dump", l.dump},
+                       {"pg_id", l.pgName.empty() ? json(nullptr) : json(l.pgName)},
+                       {"pg_desc", l.pgDesc},
+                       {"op", l.op},
+                       {"state", l.state},
+                       {"p2p", l.p2p},
+                       {"collective_seq_id", optional(l.collectiveSeqId)},
+                       {"p2p_seq_id", optional(l.p2pSeqId)},
+                       {"time_created_ns", optional(l.timeCreatedNs)},
+                       {"frames", l.frames},
+                       {"group_last_enqueued", optional(l.groupLastEnqueued)}});
+    return out;
+}
+
+} // namespace
 
 nlohmann::json hangAnalysisJson(const HangAnalysis &a)
 {
@@ -190,7 +254,8 @@ nlohmann::json hangAnalysisJson(const HangAnalysis &a)
                             {"root", s.root},
                             {"time_created_ns", s.timeCreatedNs >= 0 ? json(s.timeCreatedNs) : json(nullptr)},
                             {"explains", s.explains},
-                            {"explained_by", s.explainedBy}});
+                            {"explained_by", s.explainedBy},
+                            {"last_entries", lastEntriesJson(s)}});
     }
     json groups = json::array();
     for (const HangGroupStatus &g : a.groups) {
