@@ -4,6 +4,7 @@
 #include "diff/comparewindow.h"
 #include "exporter.h"
 #include "io/outputfile.h"
+#include "hang/hangwindow.h"
 #include "mainwindow.h"
 #include "theme.h"
 #include "session/exitcodes.h"
@@ -68,6 +69,25 @@ int screenshot(ui::MainWindow &window, const GuiOptions &cli)
         loop.quit();
     });
     openInputs(window, cli);
+    // A folder of flight recorder dumps opens the hang view: that window is the picture.
+    if (ui::HangWindow *hang = window.hangWindow()) {
+        QObject::connect(hang, &ui::HangWindow::loadFinished, &loop, [&](bool success) {
+            ok = success;
+            loop.quit();
+        });
+        hang->resize(cli.width, cli.height);
+        loop.exec();
+        if (!ok)
+            std::cerr << "syncscope: the dumps could not be read; the screenshot shows the diagnostics\n";
+        for (int i = 0; i < 5; ++i)
+            QCoreApplication::processEvents();
+        const QString error = ui::saveScreenshot(hang->grab(), cli.screenshot, inputs);
+        if (!error.isEmpty()) {
+            std::cerr << "syncscope: error: could not write the screenshot: " << error.toStdString() << "\n";
+            return ExitOutput;
+        }
+        return ok ? ExitOk : ExitBadInput;
+    }
     loop.exec();
     if (!ok)
         std::cerr << "syncscope: the traces could not be loaded; the screenshot shows the diagnostics\n";

@@ -245,7 +245,9 @@ struct HangCase {
 
 // (a) never_enters, (b) other_size, (c) empty_and_absent, (d) p2p_desync, coalesced blocks
 // (coalesced_healthy, coalesced_other_size, coalesced_never_entered, batch_p2p_healthy),
-// (e) nested_ep, always last.
+// the shapes of real active-only dumps (format 2.9: no completed entries, pg_status keyed
+// by uid; nested_ep_active_only, pp_pipeline_active_only with isends posted ahead and an
+// empty dump, all_entered_active_only with no suspect), (e) nested_ep, always last.
 std::vector<HangCase> generateHangCases();
 // ranks x entries per rank (TP groups of 8 and the world group, 3 TP all_reduces per world
 // all_reduce): rank ranks/2 + 3 never enters its TP group's last all_reduce.

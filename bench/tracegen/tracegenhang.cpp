@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <tuple>
 
 using syncscope::FrDump;
@@ -31,6 +32,7 @@ struct SimOp {
     std::vector<int64_t> size;
     std::string dtype;
     bool p2p = false;
+    bool async = false;             // an isend: the rank goes on without waiting for it
     int64_t peer = -1;              // p2p: the peer's group rank
     // A coalesced block (name: its marker, "nccl:coalesced"): the members one rank enqueues
     // between startCoalescing and endCoalescing, collectives or (batch_isend_irecv) p2p ops.
@@ -43,6 +45,7 @@ struct Sim {
     int world = 0;
     std::vector<std::vector<SimOp>> program;
     std::vector<size_t> halt;       // rank stops before program[rank][halt]
+    std::set<std::pair<std::string, int64_t>> neverCompletes; // (group, seq): entered by all, never done
 
     explicit Sim(int w) : world(w), program(size_t(w)), halt(size_t(w), SIZE_MAX) {}
 
@@ -63,15 +66,20 @@ struct Sim {
     void coll(int64_t rank, const std::string &g, const std::string &op, std::vector<int64_t> size,
               const std::string &dtype)
     {
-        program[size_t(rank)].push_back({g, op, std::move(size), dtype, false, -1, {}});
+        program[size_t(rank)].push_back({g, op, std::move(size), dtype, false, false, -1, {}});
     }
     void send(int64_t rank, const std::string &g, int64_t peerLocal, std::vector<int64_t> size, const std::string &dtype)
     {
-        program[size_t(rank)].push_back({g, "send", std::move(size), dtype, true, peerLocal, {}});
+        program[size_t(rank)].push_back({g, "send", std::move(size), dtype, true, false, peerLocal, {}});
+    }
+    // A pipeline's isend: posted ahead of the peer's receive, the rank goes on.
+    void isend(int64_t rank, const std::string &g, int64_t peerLocal, std::vector<int64_t> size, const std::string &dtype)
+    {
+        program[size_t(rank)].push_back({g, "send", std::move(size), dtype, true, true, peerLocal, {}});
     }
     void recv(int64_t rank, const std::string &g, int64_t peerLocal, std::vector<int64_t> size, const std::string &dtype)
     {
-        program[size_t(rank)].push_back({g, "recv", std::move(size), dtype, true, peerLocal, {}});
+        program[size_t(rank)].push_back({g, "recv", std::move(size), dtype, true, false, peerLocal, {}});
     }
     // The members are the last `n` ops added to the rank's program: they become one block.
     void coalesce(int64_t rank, size_t n, const std::string &marker = "nccl:coalesced")
@@ -113,12 +121,15 @@ struct Sim {
             }
             return k;
         };
+        std::set<std::pair<size_t, size_t>> asyncEntries; // (rank, entry) the rank did not wait for
         auto complete = [&](size_t r, size_t idx) {
             FrEntry &e = dumps[r].entries[idx];
             e.state = "completed";
             e.retired = true;
             e.timeDiscoveredCompletedNs = kBaseNs + (++tick) * 1000;
             e.durationMs = double(*e.timeDiscoveredCompletedNs - e.timeCreatedNs) / 1e6;
+            if (asyncEntries.count({r, idx}))
+                return;
             waiting[r] = 0;
             ++pos[r];
         };
@@ -188,12 +199,17 @@ struct Sim {
                         batchOf[{r, i}] = dumps[r].entries.size() - 1;
                     unmatched[r] = batchMembers.size();
                 }
-                waiting[r] = 1;
+                if (top.async) {
+                    asyncEntries.insert({r, dumps[r].entries.size() - 1});
+                    ++pos[r];
+                } else {
+                    waiting[r] = 1;
+                }
                 progress = true;
             }
             for (auto it = pendingColl.begin(); it != pendingColl.end();) {
                 const auto &v = it->second;
-                bool done = v.size() == pg(it->first.first).ranks.size();
+                bool done = v.size() == pg(it->first.first).ranks.size() && !neverCompletes.count(it->first);
                 for (size_t i = 1; done && i < v.size(); ++i)
                     done = blockKey(v[0].first, v[0].second) == blockKey(v[i].first, v[i].second);
                 if (!done) {
@@ -475,6 +491,81 @@ HangCase nestedEp()
     return c;
 }
 
+// The dumps as PyTorch >= 2.6 writes them on a timeout with only active entries (format
+// 2.9): completed entries dropped, pg_config the rank's own groups, pg_status keyed by each
+// group's uid on the rank (0, 1, 2, ... in creation order), not by the group's name.
+void activeOnly(std::vector<FrDump> &dumps)
+{
+    for (FrDump &d : dumps) {
+        d.version = "2.9";
+        std::erase_if(d.entries, [](const FrEntry &e) { return e.state == "completed"; });
+        std::vector<FrProcessGroup> own;
+        for (const FrProcessGroup &g : d.pgConfig)
+            if (std::find(g.ranks.begin(), g.ranks.end(), d.rank.value_or(-1)) != g.ranks.end())
+                own.push_back(g);
+        d.pgConfig = std::move(own);
+        for (size_t i = 0; i < d.pgStatus.size(); ++i)
+            d.pgStatus[i].name = std::to_string(i);
+    }
+}
+
+// nested_ep with active-only dumps: the same answer from pg_status and the pending entries.
+HangCase nestedEpActiveOnly()
+{
+    HangCase c = nestedEp();
+    c.name = "nested_ep_active_only";
+    activeOnly(c.dumps);
+    // Rank 12 finished all it enqueued: its dump is empty, pg_status has its progress.
+    c.expected = {expect("9", "empty_dump", 3, {12}, {}, {8}, true, {"13", "3", "4"}),
+                  expect("13", "empty_dump", 3, {8, 12}, {}, {0, 4}, false, {"1", "2"}),
+                  expect("1", "missing", 4, {0}, {}, {1, 2, 3}, false),
+                  expect("2", "missing", 4, {4}, {}, {5, 6, 7}, false),
+                  expect("3", "missing", 4, {8}, {}, {9, 10, 11}, false),
+                  expect("4", "empty_dump", 4, {12}, {}, {13, 14, 15}, false)};
+    return c;
+}
+
+// A 4-stage pipeline (group "1", ranks 0..3) as Megatron runs it: each stage receives from
+// the previous one, posts an isend to the next and goes on, then every rank joins a world
+// all_reduce (group "0"). Rank 2 stops before step 3's receive (a blocked CPU): its dump
+// holds no active entry. Rank 1's isend to 2 and rank 3's receive from 2 stay pending; the
+// all_reduce of step 3 (seq 4) waits for 2, and for 3, stuck in its receive.
+HangCase ppPipelineActiveOnly()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    sim.group("1", "PIPELINE_MODEL_PARALLEL_GROUP", range(0, 4));
+    for (int step = 0; step < 4; ++step)
+        for (int64_t r = 0; r < 4; ++r) {
+            if (r > 0)
+                sim.recv(r, "1", r - 1, {8, 1024}, "BFloat16");
+            if (r < 3)
+                sim.isend(r, "1", r + 1, {8, 1024}, "BFloat16");
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+        }
+    sim.halt[2] = 9; // step 3's receive
+    HangCase c{"pp_pipeline_active_only", sim.run(), {}, 4, {}};
+    activeOnly(c.dumps);
+    c.expected = {expect("0", "empty_dump", 4, {2, 3}, {}, {0, 1}, true, {"1"}),
+                  expect("1", "empty_dump", 4, {2}, {}, {1, 3}, false, {}, true)};
+    return c;
+}
+
+// Every member entered the last all_reduce and none completed it (a hang inside NCCL or the
+// network), active-only dumps: no suspect, a warning naming the collective.
+HangCase allEnteredActiveOnly()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    for (int64_t r = 0; r < 4; ++r)
+        for (int i = 0; i < 5; ++i)
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+    sim.neverCompletes.insert({"0", 5});
+    HangCase c{"all_entered_active_only", sim.run(), {}, 4, {}};
+    activeOnly(c.dumps);
+    return c;
+}
+
 // pg_config's "ranks" as FlightRecorder.cpp's ranks_str writes it: "[0, 1, 2]".
 std::string ranksText(const std::vector<int64_t> &ranks)
 {
@@ -527,9 +618,10 @@ nlohmann::json entryJson(const FrEntry &e)
 std::vector<HangCase> generateHangCases()
 {
     // nested_ep stays last (tests take it as cases.back()).
-    return {neverEnters(),      otherSize(),          emptyAndAbsent(),          p2pDesync(),
-            coalescedHealthy(), coalescedOtherSize(), coalescedNeverEntered(), batchP2pHealthy(),
-            nestedEp()};
+    return {neverEnters(),         otherSize(),          emptyAndAbsent(),
+            p2pDesync(),           coalescedHealthy(),   coalescedOtherSize(),
+            coalescedNeverEntered(), batchP2pHealthy(),  nestedEpActiveOnly(),
+            ppPipelineActiveOnly(), allEnteredActiveOnly(), nestedEp()};
 }
 
 HangCase generateHangScale(int ranks, int entriesPerRank)

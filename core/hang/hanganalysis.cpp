@@ -473,6 +473,8 @@ void describeMissing(const HangState &st, HangAnalysis &out)
         if (auto it = st.groupIndex.find(s.pgName); it != st.groupIndex.end())
             g = &st.groups[it->second];
         for (int64_t r : s.missingRanks) {
+            if (std::binary_search(s.heldRanks.begin(), s.heldRanks.end(), r))
+                continue;
             HangLastEntry l;
             l.rank = r;
             auto rd = st.rankData.find(r);

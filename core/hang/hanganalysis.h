@@ -104,7 +104,11 @@ struct HangSuspect {
     bool root = false;
     std::vector<size_t> explains;    // indices of the suspects this one explains
     std::vector<size_t> explainedBy;
-    std::vector<HangLastEntry> lastEntries; // roots: one per missing rank
+    // Missing ranks that wait (or entered another op) in another finding: held up there,
+    // not where the hang starts. Ascending, a subset of missingRanks; the first such finding's group.
+    std::vector<int64_t> heldRanks;
+    std::vector<std::string> heldIn;        // per held rank: "pg 1 p2p", "pg 74"
+    std::vector<HangLastEntry> lastEntries; // roots: one per missing rank not held elsewhere
 };
 
 struct HangMemberStatus {

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace syncscope::hangdetail {
 
@@ -97,8 +99,51 @@ std::vector<std::set<size_t>> explanations(const std::vector<HangSuspect> &found
 
 } // namespace
 
+// Per finding, its missing ranks stuck in another finding (the earliest created).
+void markHeld(std::vector<HangSuspect> &found)
+{
+    std::unordered_map<int64_t, std::vector<size_t>> stuckIn;
+    for (size_t i = 0; i < found.size(); ++i) {
+        for (int64_t r : found[i].waitingRanks)
+            stuckIn[r].push_back(i);
+        for (int64_t r : found[i].mismatchedRanks)
+            stuckIn[r].push_back(i);
+    }
+    for (size_t f = 0; f < found.size(); ++f)
+        for (int64_t r : found[f].missingRanks) {
+            auto it = stuckIn.find(r);
+            if (it == stuckIn.end())
+                continue;
+            std::optional<size_t> e;
+            for (size_t c : it->second)
+                if (c != f && (!e || found[c].timeCreatedNs < found[*e].timeCreatedNs))
+                    e = c;
+            if (!e)
+                continue;
+            found[f].heldRanks.push_back(r);
+            found[f].heldIn.push_back("pg " + found[*e].pgName + (found[*e].p2p ? " p2p" : ""));
+        }
+    // The kind follows the ranks the hang starts with, not those held elsewhere.
+    for (HangSuspect &s : found) {
+        if (s.kind == "desync" || s.heldRanks.empty() || s.heldRanks.size() == s.missingRanks.size())
+            continue;
+        auto in = [](const std::vector<int64_t> &v, int64_t r) { return std::binary_search(v.begin(), v.end(), r); };
+        size_t seen = 0, empty = 0;
+        for (int64_t r : s.missingRanks) {
+            if (in(s.heldRanks, r))
+                continue;
+            if (in(s.emptyDumpRanks, r))
+                ++empty;
+            else if (!in(s.noDumpRanks, r))
+                ++seen;
+        }
+        s.kind = seen ? "missing" : empty ? "empty_dump" : "no_dump";
+    }
+}
+
 void rankFindings(std::vector<HangSuspect> found, HangAnalysis &out)
 {
+    markHeld(found);
     const size_t n = found.size();
     std::vector<std::set<size_t>> explainedBy = explanations(found);
     auto orderLess = [&](size_t a, size_t b) {

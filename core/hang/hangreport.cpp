@@ -3,6 +3,7 @@
 // report's `hang` object (hanganalysis.h).
 #include "hang/hanganalysis.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 #include <unordered_map>
@@ -101,9 +102,10 @@ std::string whatText(const HangSuspect &s)
 {
     std::vector<std::string> parts;
     std::vector<int64_t> seen;
+    auto held = [&](int64_t r) { return std::binary_search(s.heldRanks.begin(), s.heldRanks.end(), r); };
     for (int64_t r : s.missingRanks)
         if (!std::binary_search(s.emptyDumpRanks.begin(), s.emptyDumpRanks.end(), r) &&
-            !std::binary_search(s.noDumpRanks.begin(), s.noDumpRanks.end(), r))
+            !std::binary_search(s.noDumpRanks.begin(), s.noDumpRanks.end(), r) && !held(r))
             seen.push_back(r);
     if (!seen.empty())
         parts.push_back(rankList(seen) + " never entered");
@@ -123,6 +125,14 @@ std::string whatText(const HangSuspect &s)
     }
     if (s.mismatches.size() > 4)
         parts.push_back(std::to_string(s.mismatches.size()) + " ranks entered it differently");
+    // Held ranks that have a dump: held elsewhere, named after the ranks the hang starts with.
+    for (size_t i = 0; i < s.heldRanks.size() && i < 4; ++i)
+        if (std::find(seen.begin(), seen.end(), s.heldRanks[i]) == seen.end() &&
+            !std::binary_search(s.emptyDumpRanks.begin(), s.emptyDumpRanks.end(), s.heldRanks[i]) &&
+            !std::binary_search(s.noDumpRanks.begin(), s.noDumpRanks.end(), s.heldRanks[i]))
+            parts.push_back("rank " + std::to_string(s.heldRanks[i]) + " is held in " + s.heldIn[i]);
+    if (s.heldRanks.size() > 4)
+        parts.push_back(std::to_string(s.heldRanks.size()) + " missing ranks are held in other findings");
     std::string out;
     for (size_t i = 0; i < parts.size(); ++i)
         out += (i ? "; " : "") + parts[i];
@@ -255,6 +265,8 @@ nlohmann::json hangAnalysisJson(const HangAnalysis &a)
                             {"time_created_ns", s.timeCreatedNs >= 0 ? json(s.timeCreatedNs) : json(nullptr)},
                             {"explains", s.explains},
                             {"explained_by", s.explainedBy},
+                            {"held_ranks", s.heldRanks},
+                            {"held_in", s.heldIn},
                             {"last_entries", lastEntriesJson(s)}});
     }
     json groups = json::array();

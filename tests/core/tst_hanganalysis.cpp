@@ -4,6 +4,8 @@
 // finding is the root cause of the others.
 #include "hang/hanganalysis.h"
 #include "hang/hangfolder.h"
+#include "hangreference.h"
+#include "testutil.h"
 #include "tracegen.h"
 
 #include <QtTest>
@@ -119,6 +121,10 @@ private slots:
     void throughTheReader_data();
     void throughTheReader();
     void scaleTiming();
+    void realActiveOnlyDumps_data();
+    void realActiveOnlyDumps();
+    void allEnteredIsAWarning();
+    void pgStatusKeyedByUid();
 };
 
 void TestHangAnalysis::generatedCases_data()
@@ -519,6 +525,89 @@ void TestHangAnalysis::scaleTiming()
     const std::string diff = compare(a, c);
     QVERIFY2(diff.empty(), diff.c_str());
     QCOMPARE(j["groups"].size(), size_t(1 + c.worldSize / 8));
+}
+
+// Real dumps of a 16-rank MoE job that hung (nvidia-resiliency-ext's samples, active-only,
+// format 2.9, tests/data/real/hang): the first suspect is the reference analyzer's answer,
+// and no root blames a rank outside the injected faults (issue 39).
+void TestHangAnalysis::realActiveOnlyDumps_data()
+{
+    QTest::addColumn<QString>("dir");
+    QTest::addColumn<QString>("headline");
+    QTest::newRow("gpu_error_1st") << "gpu_error_1st"
+                                   << "hang: pg 74 EXPERT_MODEL_PARALLEL_GROUP nccl:all_to_all 4027x5120 bf16 seq 20537 - "
+                                      "rank 12 never entered; 3 ranks wait [missing]";
+    QTest::newRow("lock_gil_1st") << "lock_gil_1st"
+                                  << "hang: pg 72 EXPERT_MODEL_PARALLEL_GROUP nccl:all_to_all 2048x5120 bf16 seq 45265 - "
+                                     "ranks 9, 14 dumped no entries; 6 ranks wait [empty_dump]";
+}
+
+void TestHangAnalysis::realActiveOnlyDumps()
+{
+    QFETCH(QString, dir);
+    QFETCH(QString, headline);
+    const std::string path = testutil::fixture("real/hang/nvrx_16rank/" + dir.toStdString());
+    HangFolder folder;
+    std::string error;
+    QVERIFY2(readHangFolder(path, folder, error), error.c_str());
+    QCOMPARE(folder.dumps.size(), size_t(16));
+    const HangAnalysis a = analyzeHang(folder.dumps, folder.missing, folder.worldSize);
+    const testutil::HangReference ref = testutil::readHangReference(path);
+    QVERIFY(ref.found && !ref.rows.empty() && !ref.faultRanks.empty());
+    std::string diffs;
+    for (const std::string &d : testutil::compareHangReference(a, ref))
+        diffs += d + "\n";
+    QVERIFY2(diffs.empty(), (diffs + hangSummaryText(a)).c_str());
+    const std::string text = hangSummaryText(a);
+    QVERIFY2(QString::fromStdString(text).startsWith(headline + " (explains"), text.c_str());
+    QCOMPARE(a.roots(), size_t(1));
+    // Why, beyond the reference: each missing rank's last entry, or its empty dump.
+    const HangSuspect &root = a.suspects.front();
+    QCOMPARE(root.lastEntries.size(), root.missingRanks.size());
+    for (const HangLastEntry &l : root.lastEntries) {
+        if (l.dump == "ok") {
+            QCOMPARE(l.pgName, root.pgName); // rank 12 stopped after the group's previous all_to_all
+            QCOMPARE(l.collectiveSeqId, root.collectiveSeqId - 1);
+        } else {
+            QCOMPARE(l.dump, std::string("empty"));
+            QCOMPARE(l.groupLastEnqueued, root.collectiveSeqId - 1); // from pg_status, keyed by uid
+        }
+    }
+    // The "hang inside the collective" warning belongs to dumps with no other answer.
+    for (const std::string &w : a.warnings)
+        QVERIFY2(w.find("none completed it") == std::string::npos, w.c_str());
+}
+
+void TestHangAnalysis::allEnteredIsAWarning()
+{
+    const auto cases = tracegen::generateHangCases();
+    const auto c = std::find_if(cases.begin(), cases.end(), [](const auto &x) { return x.name == "all_entered_active_only"; });
+    QVERIFY(c != cases.end());
+    const HangAnalysis a = analyzeHang(c->dumps, c->missingDumps, c->worldSize);
+    QVERIFY(a.suspects.empty());
+    QCOMPARE(a.warnings.size(), size_t(1));
+    QVERIFY2(a.warnings[0].find("pg 0 seq 5: every member entered it") != std::string::npos, a.warnings[0].c_str());
+}
+
+// pg_status is keyed by uid (nested_ep_active_only: rank 12's uids 0..3 are pgs 0, 4, 9, 13,
+// while pgs "1".."3" are TP groups it is not in); its answer is checked in generatedCases.
+// Keys that cannot be paired with pg_config (other counts) give a warning, and the progress
+// comes from the entries alone.
+void TestHangAnalysis::pgStatusKeyedByUid()
+{
+    const auto cases = tracegen::generateHangCases();
+    auto c = *std::find_if(cases.begin(), cases.end(), [](const auto &x) { return x.name == "nested_ep_active_only"; });
+    const FrDump &d12 = c.dumps[12];
+    QCOMPARE(d12.pgStatus.size(), size_t(4));
+    QCOMPARE(d12.pgStatus[2].name, std::string("2"));
+    QCOMPARE(d12.pgConfig[2].name, std::string("9"));
+    const HangAnalysis paired = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    QVERIFY(std::none_of(paired.warnings.begin(), paired.warnings.end(),
+                         [](const std::string &w) { return w.find("cannot be paired") != std::string::npos; }));
+    c.dumps[3].pgStatus.pop_back();
+    const HangAnalysis unpaired = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    QVERIFY(std::any_of(unpaired.warnings.begin(), unpaired.warnings.end(),
+                        [](const std::string &w) { return w.find("cannot be paired") != std::string::npos; }));
 }
 
 QTEST_GUILESS_MAIN(TestHangAnalysis)

@@ -4,6 +4,7 @@
 #include "analysis/syncinfer.h"
 #include "hang/hanganalysis.h"
 #include "hang/hangfolder.h"
+#include "hangreference.h"
 #include "job/discovery.h"
 #include "job/jobanalysis.h"
 #include "job/jobreport.h"
@@ -370,6 +371,9 @@ std::vector<Violation> checkHangFolder(const std::string &dir)
     const HangAnalysis hang = analyzeHang(folder.dumps, folder.missing, folder.worldSize);
     checkFiniteJson(hangAnalysisJson(hang).dump(), "the hang report", out);
     checkFiniteText(hangSummaryText(hang), "the hang summary", out);
+    // Where a reference analyzer's answer lies beside the dumps: the same first suspect.
+    for (const std::string &d : testutil::compareHangReference(hang, testutil::readHangReference(dir)))
+        out.push_back({"hang_reference", d});
     return out;
 }
 

@@ -5,7 +5,10 @@
 #include "hang/hanggrid.h"
 #include "hang/hangmodels.h"
 #include "hang/hangwindow.h"
+#include "hang/hanganalysis.h"
+#include "hang/hangfolder.h"
 #include "mainwindow.h"
+#include "testutil.h"
 #include "tracegen.h"
 
 #include <QCheckBox>
@@ -21,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 
 using namespace syncscope;
 using namespace syncscope::ui;
@@ -44,6 +48,8 @@ private Q_SLOTS:
     void timelineJumpNeedsTraces();
     void cancelLeavesWindowUsable();
     void kinetoOnlyFolderStillOpensJob();
+    void realDumpsAgreeWithTheReport_data();
+    void realDumpsAgreeWithTheReport();
 
 private:
     QString writeCase(const std::string &name);
@@ -421,6 +427,54 @@ void TestHangView::kinetoOnlyFolderStillOpensJob()
     QVERIFY(done.wait(120000));
     QVERIFY(done.first().first().toBool());
     QCOMPARE(m_w->job()->data()->ranks.size(), size_t(2));
+}
+
+// Real active-only dumps (tests/data/real/hang, issue 39): the headline is the batch
+// report's first line, the first row is the root, the selected rank is the one that never
+// arrived, and its cell has the "never" colour.
+void TestHangView::realDumpsAgreeWithTheReport_data()
+{
+    QTest::addColumn<QString>("dir");
+    QTest::addColumn<QString>("pg");
+    QTest::addColumn<qint64>("rank");
+    QTest::newRow("gpu_error_1st") << QStringLiteral("gpu_error_1st") << QStringLiteral("74") << qint64(12);
+    QTest::newRow("lock_gil_1st") << QStringLiteral("lock_gil_1st") << QStringLiteral("72") << qint64(9);
+}
+
+void TestHangView::realDumpsAgreeWithTheReport()
+{
+    QFETCH(QString, dir);
+    QFETCH(QString, pg);
+    QFETCH(qint64, rank);
+    const std::string path = testutil::fixture("real/hang/nvrx_16rank/" + dir.toStdString());
+    HangWindow *h = openHang(QString::fromStdString(path));
+    QVERIFY(h);
+    HangFolder folder;
+    std::string error;
+    QVERIFY2(readHangFolder(path, folder, error), error.c_str());
+    const std::string report = hangSummaryText(analyzeHang(folder.dumps, folder.missing, folder.worldSize));
+    QCOMPARE(h->summaryLabel()->text().section(QLatin1Char('\n'), 0, 0),
+             QString::fromStdString(report.substr(0, report.find('\n'))));
+    const HangSuspectsModel *m = h->suspectsModel();
+    QCOMPARE(m->index(0, HangSuspectsModel::Role).data().toString(), QStringLiteral("root"));
+    QCOMPARE(m->index(0, HangSuspectsModel::Pg).data().toString(), pg);
+    QCOMPARE(h->grid()->selectedRank(), int64_t(rank));
+    // ~100 groups: the grid opens on the groups with a finding, one row each, labelled.
+    QVERIFY(h->analysis()->groups.size() > 32);
+    QVERIFY(h->onlyFindingsBox()->isChecked());
+    std::set<std::string> withFinding;
+    for (const HangSuspect &s : h->analysis()->suspects)
+        withFinding.insert(s.pgName);
+    QCOMPARE(h->grid()->grid()->rows.size(), withFinding.size());
+    const HangGrid &g = *h->grid()->grid();
+    const int row = g.rowOfGroup(*h->analysis(), pg.toStdString());
+    QCOMPARE(row, 0); // the root's group first
+    QCOMPARE(h->grid()->selectedRow(), row);
+    QCOMPARE(g.at(row, rank), HangCellState::Never);
+    h->grid()->grab();
+    const QImage &img = h->grid()->renderedImage();
+    QCOMPARE(QColor(img.pixel(h->grid()->cellCenter(row, rank) - h->grid()->cellsRect().topLeft())),
+             hangCellColor(HangCellState::Never));
 }
 
 QTEST_MAIN(TestHangView)

@@ -128,9 +128,20 @@ std::shared_ptr<HangGrid> buildHangGrid(const HangAnalysis &a, int64_t worldSize
                 continue;
             const int row = rowOf[it->second];
             uint8_t *cells = g->cells.data() + size_t(row) * width;
-            for (int64_t r : s.missingRanks) // it never enqueued the stuck op, whatever it did before
-                if (r >= 0 && r < g->ranks && cells[r] == uint8_t(HangCellState::Completed))
+            // It never enqueued the stuck op, whatever it did before (an active-only dump
+            // still holds its older pending entries; an empty one whose pg_status gave its
+            // progress is known to have stopped before). Not a rank held elsewhere.
+            std::map<int64_t, int64_t> enqueued;
+            for (const auto &m : a.groups[it->second].members)
+                enqueued.emplace(m.rank, m.lastEnqueued);
+            for (int64_t r : s.missingRanks) {
+                if (r < 0 || r >= g->ranks || std::binary_search(s.heldRanks.begin(), s.heldRanks.end(), r))
+                    continue;
+                const auto c = HangCellState(cells[r]);
+                if (c == HangCellState::Completed || c == HangCellState::Scheduled || c == HangCellState::Started ||
+                    (c == HangCellState::EmptyDump && enqueued[r] >= 0))
                     cells[r] = uint8_t(HangCellState::Never);
+            }
             std::vector<int64_t> all = s.missingRanks;
             all.insert(all.end(), s.mismatchedRanks.begin(), s.mismatchedRanks.end());
             all.insert(all.end(), s.waitingRanks.begin(), s.waitingRanks.end());

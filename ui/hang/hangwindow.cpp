@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "hangwindow.h"
 
+#include <algorithm>
+
 #include "hanggrid.h"
 #include "hangmodels.h"
 #include "job/discovery.h"
@@ -269,6 +271,10 @@ void HangWindow::apply(std::shared_ptr<Load> load)
     m_entriesModel->setDump(nullptr, -1);
     m_entriesLabel->setText(tr("Click a suspect or a cell to see that rank's entries."));
     m_frames->clear();
+    // Many groups (a 16-rank Megatron job has ~100) make rows too thin to label: open on the
+    // groups with a finding, the box says so and shows the rest.
+    if (!m_analysis->suspects.empty() && m_analysis->groups.size() > kOnlyFindingsAbove)
+        m_onlyFindings->setChecked(true);
     setOnlyFindings(m_onlyFindings->isChecked());
 
     const QString summary = QString::fromStdString(hangSummaryText(*m_analysis));
@@ -341,7 +347,13 @@ void HangWindow::selectSuspect(int index)
         return;
     const HangSuspect &s = m_analysis->suspects[size_t(index)];
     const auto &ranks = !s.missingRanks.empty() ? s.missingRanks : !s.mismatchedRanks.empty() ? s.mismatchedRanks : s.waitingRanks;
-    const int64_t rank = ranks.empty() ? -1 : ranks.front();
+    int64_t rank = ranks.empty() ? -1 : ranks.front();
+    // A root: the first rank the hang starts with, not one held in another finding.
+    for (int64_t r : s.root ? s.missingRanks : std::vector<int64_t>{})
+        if (!std::binary_search(s.heldRanks.begin(), s.heldRanks.end(), r)) {
+            rank = r;
+            break;
+        }
     const int row = m_shownGrid ? m_shownGrid->rowOfGroup(*m_analysis, s.pgName) : -1;
     m_selecting = true;
     m_suspects->selectRow(index);

@@ -83,6 +83,7 @@ Q_SIGNALS:
     void timelineRequested(const QString &dir);
 
 private:
+    static constexpr size_t kOnlyFindingsAbove = 32; // groups: more open on the findings' groups
     struct Load;
     void apply(std::shared_ptr<Load> load);
     void setBusy(bool busy);
