@@ -82,11 +82,12 @@ int runBatchHang(const CliArgs &args)
         nlohmann::json read = nlohmann::json::array(), refused = nlohmann::json::array();
         for (const auto &f : folder.read)
             read.push_back({{"file", f.file}, {"rank", f.rank}, {"format", f.json ? "json" : "pickle"},
-                            {"version", f.version}, {"entries", f.entries}});
+                            {"version", f.version}, {"entries", f.entries}, {"writer", f.writer},
+                            {"comm_lib", f.commLib}});
         for (const auto &r : folder.refused)
             refused.push_back({{"file", r.file}, {"reason", r.message}});
         report["inputs"] = {{"dir", dir}, {"files", read}, {"ranks", folder.ranks}, {"missing_dumps", missing},
-                            {"world_size", worldSize}, {"refused", refused}};
+                            {"world_size", worldSize}, {"refused", refused}, {"formats", hangFormatsText(folder)}};
         nlohmann::json dj = nlohmann::json::array();
         for (const auto &d : folder.diags) {
             nlohmann::json j = {{"severity", d.severity}, {"code", d.code}, {"message", d.message}};
@@ -113,7 +114,7 @@ int runBatchHang(const CliArgs &args)
             std::cerr << "syncscope: warning: " << w << "\n";
         std::cerr << "syncscope: " << dumps.size() << " dump" << (dumps.size() == 1 ? "" : "s") << " read, "
                   << missing.size() << " rank" << (missing.size() == 1 ? "" : "s") << " without one, world size "
-                  << worldSize << "\n";
+                  << worldSize << " (" << hangFormatsText(folder) << ")\n";
     }
     return code;
 }

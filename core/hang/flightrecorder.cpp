@@ -14,6 +14,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
+#include <unordered_map>
 
 namespace syncscope {
 
@@ -286,6 +288,12 @@ struct Converter {
         int64_t rank;
         if (asInt(look(root, "rank"), rank))
             out.rank = rank;
+        for (const char *key : {"nccl_version", "comm_lib_version"})
+            if (const FrValue *v = look(root, key); v && out.commLib.empty() && spend()) {
+                asString(v, out.commLib);
+                if (!out.commLib.empty() && key[0] == 'n')
+                    out.commLib = "NCCL " + out.commLib;
+            }
         if (const FrValue *cfg = look(root, "pg_config"); cfg && cfg->kind == K::Dict) {
             for (size_t k = 0; k + 1 < cfg->items.size() && spend(); k += 2) {
                 const FrValue *info = cfg->items[k + 1];
@@ -380,6 +388,32 @@ bool gunzip(std::string_view in, std::string &out, std::string &error)
 
 } // namespace
 
+namespace {
+
+// torchcomms' recorder (FlightRecorderHook) writes "<backend>:<op>" with the group's desc
+// being that backend ("ncclx", "nccl", "gloo"), and numbers collectives once per process:
+// its numbers do not line up between the members of a group. Renumbered per group in record
+// order, which matches across ranks when every dump starts at the process's first entry.
+void renumberTorchcomms(FrDump &d)
+{
+    if (d.entries.empty())
+        return;
+    for (const FrEntry &e : d.entries) {
+        const std::string_view name = e.profilingName;
+        if (e.pgDesc.empty() || name.size() <= e.pgDesc.size() || name.compare(0, e.pgDesc.size(), e.pgDesc) != 0 ||
+            name[e.pgDesc.size()] != ':')
+            return;
+    }
+    d.writer = "torchcomms";
+    d.seqRenumbered = true;
+    d.seqFromStart = d.entries.front().recordId == 0;
+    std::unordered_map<std::string, int64_t> next;
+    for (FrEntry &e : d.entries)
+        e.collectiveSeqId = ++next[e.pgName];
+}
+
+} // namespace
+
 bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
                              const FrReadOptions &options)
 {
@@ -433,7 +467,19 @@ bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, Fr
     c.dump(tree.root, out);
     if (c.over)
         return refuse("byte 0: expands to more than " + std::to_string(c.budget) + " values (shared memo entries)");
+    renumberTorchcomms(out);
     return true;
+}
+
+std::string frFormatText(const FrDump &d)
+{
+    std::string out = d.json ? "JSON" : "pickle";
+    if (!d.version.empty())
+        out += " " + d.version;
+    out += ", " + d.writer;
+    if (!d.commLib.empty())
+        out += ", " + d.commLib;
+    return out;
 }
 
 bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &error, const FrReadOptions &options)

@@ -105,7 +105,19 @@ struct FrDump {
     std::vector<FrEntry> entries;    // in record order
     bool json = false;               // read from the JSON form (else a pickle)
     bool frames = true;              // frames were read (FrReadOptions::frames)
+    std::string commLib;             // "NCCL 2.27.3" (nccl_version), else comm_lib_version as written
+    // Who wrote it: "pytorch" (ProcessGroupNCCL's recorder) or "torchcomms" (its FlightRecorderHook:
+    // profiling names "<backend>:<op>" with the group's desc as backend, one collective_seq_id
+    // counter for the whole process, renumbered here per group: see seqRenumbered).
+    std::string writer = "pytorch";
+    // torchcomms: collective_seq_id renumbered 1, 2, ... per group in record order; exact only
+    // when the dump holds the process's history from its first entry (record_id 0).
+    bool seqRenumbered = false;
+    bool seqFromStart = false;
 };
+
+// "pickle 2.9, pytorch, NCCL 2.27.3": what a dump is, for reports.
+std::string frFormatText(const FrDump &d);
 
 // Bounds (hostile dumps): nesting, total items, one string's or container's length.
 constexpr size_t kFrMaxDepth = 64;

@@ -231,6 +231,13 @@ RankData readRanks(const std::vector<FrDump> &dumps, const std::vector<int64_t> 
                    int64_t worldSize, std::vector<std::string> &warnings)
 {
     RankData rankData;
+    size_t partial = 0;
+    for (const FrDump &d : dumps)
+        partial += d.seqRenumbered && !d.seqFromStart ? 1 : 0;
+    if (partial)
+        warnings.push_back(std::to_string(partial) + " torchcomms dump(s) do not start at the process's first entry: "
+                           "torchcomms numbers collectives per process, so their groups' collectives are numbered "
+                           "from the first entry kept and may not line up across ranks");
     for (size_t i = 0; i < dumps.size(); ++i) {
         int64_t rank = dumps[i].rank.value_or(-1);
         if (!dumps[i].rank) {

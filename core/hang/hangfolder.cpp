@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -209,7 +210,7 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
                    "warning", "hang.duplicate_rank");
             continue;
         }
-        folder.read.push_back({file, *dump.rank, dump.json, dump.version, dump.entries.size()});
+        folder.read.push_back({file, *dump.rank, dump.json, dump.version, dump.entries.size(), dump.writer, dump.commLib});
         folder.dumps.push_back(std::move(dump));
     }
     loaded.clear();
@@ -262,6 +263,21 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
     folder.files = std::move(files);
     folder.readSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return true;
+}
+
+std::string hangFormatsText(const HangFolder &folder)
+{
+    std::map<std::string, size_t> count;
+    for (const FrDump &d : folder.dumps)
+        ++count[frFormatText(d)];
+    std::vector<std::pair<size_t, std::string>> order;
+    for (const auto &[text, n] : count)
+        order.emplace_back(n, text);
+    std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+    std::string out;
+    for (const auto &[n, text] : order)
+        out += (out.empty() ? "" : "; ") + std::to_string(n) + " x " + text;
+    return out;
 }
 
 } // namespace syncscope

@@ -29,7 +29,9 @@ struct HangFolderFile {
     bool json = false;
     std::string version;
     size_t entries = 0;
+    std::string writer, commLib;         // FrDump's
 };
+
 
 struct HangFolder {
     std::string dir;
@@ -44,6 +46,9 @@ struct HangFolder {
     double readSeconds = 0;
     bool cancelled = false;
 };
+
+// The formats read, most common first: "16 x pickle 2.9, pytorch, NCCL 2.27.3".
+std::string hangFormatsText(const HangFolder &folder);
 
 struct HangFolderOptions {
     // Called from the reading threads (serialised) after each file: done, total.

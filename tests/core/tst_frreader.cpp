@@ -7,6 +7,8 @@
 #include "testutil.h"
 
 #include "hang/flightrecorder.h"
+#include "hang/hanganalysis.h"
+#include "hang/hangfolder.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -128,6 +130,7 @@ class TestFrReader : public QObject
 {
     Q_OBJECT
 private slots:
+    void torchcommsJson();
     void picklesRoundTrip_data()
     {
         QTest::addColumn<QString>("file");
@@ -324,6 +327,79 @@ private slots:
         QVERIFY2(error.find("/nonexistent/rank3.pkl") == 0, error.c_str());
     }
 };
+
+namespace {
+
+// One entry as torchcomms' FlightRecorderHook::dump_json writes it: "<backend>:<op>", the
+// group as [comm name, backend], one collective_seq_id counter per process, p2p_seq_id 0.
+std::string tcEntry(int64_t record, const std::string &pg, int64_t seq, const std::string &state)
+{
+    const bool world = pg == "world", done = state == "completed";
+    std::string e = "{\"record_id\":";
+    e += std::to_string(record);
+    e += world ? ",\"pg_id\":0" : ",\"pg_id\":1";
+    e += ",\"process_group\":[\"";
+    e += pg;
+    e += "\",\"ncclx\"],\"collective_seq_id\":";
+    e += std::to_string(seq);
+    e += ",\"p2p_seq_id\":0,\"op_id\":";
+    e += std::to_string(record);
+    e += world ? ",\"profiling_name\":\"ncclx:all_reduce\"" : ",\"profiling_name\":\"ncclx:all_gather\"";
+    e += ",\"time_created_ns\":";
+    e += std::to_string(1760000000000000000LL + record * 1000);
+    e += ",\"input_sizes\":[[4]],\"input_dtypes\":[\"Float\"],\"output_sizes\":[[4]],\"output_dtypes\":[\"Float\"]";
+    e += done ? ",\"state\":\"completed\",\"retired\":true" : ",\"state\":\"scheduled\",\"retired\":false";
+    e += ",\"time_discovered_started_ns\":0,\"time_discovered_completed_ns\":0,\"timeout_ms\":600000,"
+         "\"is_p2p\":false,\"thread_id\":\"1\",\"thread_name\":\"main\"}";
+    return e;
+}
+
+} // namespace
+
+// torchcomms (JSON, version 2.10, files comm_lib_trace_rank_<r> without a "rank" key): ranks
+// 0 and 1 run world, pair, world; rank 2 (not in pair) stops after the first world op. Its
+// process-wide numbers (0, 1, 2 against 0) are renumbered per group, so the hang is world's
+// second all_reduce, rank 2 missing (by the raw numbers it would be a "seq 1" nobody ran).
+void TestFrReader::torchcommsJson()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::string head = "{\"version\":\"2.10\",\"comm_lib_version\":\"2.27.3\",\"pg_config\":{"
+                             "\"world\":{\"name\":\"world\",\"desc\":\"ncclx\",\"ranks\":\"[0,1,2]\"},"
+                             "\"pair\":{\"name\":\"pair\",\"desc\":\"ncclx\",\"ranks\":\"[0,1]\"}},\"pg_status\":{},"
+                             "\"entries\":[";
+    for (int r = 0; r < 3; ++r) {
+        std::string body = tcEntry(0, "world", 0, "completed");
+        if (r < 2) {
+            body += ',';
+            body += tcEntry(1, "pair", 1, "completed");
+            body += ',';
+            body += tcEntry(2, "world", 2, "scheduled");
+        }
+        std::ofstream(tmp.path().toStdString() + "/comm_lib_trace_rank_" + std::to_string(r)) << head << body << "]}";
+    }
+    HangFolder folder;
+    std::string error;
+    QVERIFY2(readHangFolder(tmp.path().toStdString(), folder, error), error.c_str());
+    QCOMPARE(folder.dumps.size(), size_t(3));
+    for (const FrDump &d : folder.dumps) {
+        QCOMPARE(d.writer, std::string("torchcomms"));
+        QVERIFY(d.seqRenumbered && d.seqFromStart);
+        QCOMPARE(frFormatText(d), std::string("JSON 2.10, torchcomms, 2.27.3"));
+    }
+    QCOMPARE(hangFormatsText(folder), std::string("3 x JSON 2.10, torchcomms, 2.27.3"));
+    QCOMPARE(folder.dumps[0].entries[2].collectiveSeqId, int64_t(2)); // world's second
+    QCOMPARE(folder.dumps[0].entries[1].collectiveSeqId, int64_t(1)); // pair's first
+    const HangAnalysis a = analyzeHang(folder.dumps, folder.missing, folder.worldSize);
+    QVERIFY(!a.suspects.empty());
+    const HangSuspect &s = a.suspects.front();
+    QCOMPARE(s.pgName, std::string("world"));
+    QCOMPARE(s.op, std::string("ncclx:all_reduce"));
+    QCOMPARE(s.collectiveSeqId, int64_t(2));
+    QCOMPARE(s.missingRanks, (std::vector<int64_t>{2}));
+    QCOMPARE(s.waitingRanks, (std::vector<int64_t>{0, 1}));
+    QCOMPARE(a.roots(), size_t(1));
+}
 
 QTEST_GUILESS_MAIN(TestFrReader)
 #include "tst_frreader.moc"

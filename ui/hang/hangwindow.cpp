@@ -298,7 +298,10 @@ void HangWindow::apply(std::shared_ptr<Load> load)
     m_timeline->setToolTip(m_traceRanks > 0
                                ? tr("Opens %1 as a job (%2 rank(s) with Kineto traces) on its last ProfilerStep").arg(m_dir).arg(m_traceRanks)
                                : tr("No Kineto device trace of this job in %1: there is no timeline to open").arg(m_dir));
-    m_status->setText(tr("Read %1 file(s) in %2 s.").arg(f.files.size()).arg(f.readSeconds, 0, 'f', 2));
+    m_status->setText(tr("Read %1 file(s) in %2 s: %3.")
+                          .arg(f.files.size())
+                          .arg(f.readSeconds, 0, 'f', 2)
+                          .arg(QString::fromStdString(hangFormatsText(f))));
     if (!m_analysis->suspects.empty())
         selectSuspect(0);
     Q_EMIT loadFinished(true);
