@@ -551,6 +551,30 @@ HangCase ppPipelineActiveOnly()
     return c;
 }
 
+// The same stages as a ring (each stage receives from the one before it, stage 0 from stage
+// 3, as interleaved pipelines do): stage 2 stops before step 3's isend. Stage 3's receive from
+// 2 and stage 1's isend to 2 stay pending; "recv 0<-3" on one rank and "recv 3<-0" on another
+// are different pairs, not a desync.
+HangCase ppRingActiveOnly()
+{
+    Sim sim(4);
+    sim.group("0", "default_pg", range(0, 4));
+    sim.group("1", "PIPELINE_MODEL_PARALLEL_GROUP", range(0, 4));
+    for (int step = 0; step < 4; ++step)
+        for (int64_t r = 0; r < 4; ++r) {
+            sim.isend(r, "1", (r + 1) % 4, {8, 1024}, "BFloat16");
+            sim.recv(r, "1", (r + 3) % 4, {8, 1024}, "BFloat16");
+            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
+        }
+    sim.halt[2] = 9; // step 3's isend
+    HangCase c{"pp_ring_active_only", sim.run(), {}, 4, {}};
+    activeOnly(c.dumps);
+    // The p2p finding shows rank 1's send (its 7th p2p op in the group), the earliest pending.
+    c.expected = {expect("0", "empty_dump", 4, {2, 3}, {}, {0, 1}, true, {"1"}),
+                  expect("1", "empty_dump", 7, {2}, {}, {1, 3}, false, {}, true)};
+    return c;
+}
+
 // Every member entered the last all_reduce and none completed it (a hang inside NCCL or the
 // network), active-only dumps: no suspect, a warning naming the collective.
 HangCase allEnteredActiveOnly()
@@ -621,7 +645,8 @@ std::vector<HangCase> generateHangCases()
     return {neverEnters(),         otherSize(),          emptyAndAbsent(),
             p2pDesync(),           coalescedHealthy(),   coalescedOtherSize(),
             coalescedNeverEntered(), batchP2pHealthy(),  nestedEpActiveOnly(),
-            ppPipelineActiveOnly(), allEnteredActiveOnly(), nestedEp()};
+            ppPipelineActiveOnly(), ppRingActiveOnly(),   allEnteredActiveOnly(),
+            nestedEp()};
 }
 
 HangCase generateHangScale(int ranks, int entriesPerRank)
