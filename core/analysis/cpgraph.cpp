@@ -156,8 +156,20 @@ int32_t CpGraph::findEdge(int32_t u, int32_t v) const
     return lookup(u, v, nullptr);
 }
 
+int32_t CpGraph::addEdgeAfterFinish(int32_t u, int32_t v, CpEdgeType type, double weight)
+{
+    edgeFrom.push_back(u);
+    edgeTo.push_back(v);
+    edgeWeight.push_back(weight);
+    edgeType.push_back(type);
+    edgeEvent.push_back(kNoAttribution);
+    finish(m_allNodes);
+    return edgeCount() - 1;
+}
+
 void CpGraph::finish(bool allNodes)
 {
+    m_allNodes = allNodes;
     const int32_t n = nodeCount();
     const int32_t m = edgeCount();
     auto buildCsr = [&](const std::vector<int32_t> &key, std::vector<int32_t> &start, std::vector<int32_t> &list) {

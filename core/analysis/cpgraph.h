@@ -52,6 +52,9 @@ public:
     // order of first use (HTA f4d0062).
     void finish(bool allNodes = false);
     bool finished() const { return m_finished; }
+    // Adds u->v (no attributed event) to a finished graph and rebuilds its adjacency: O(edges).
+    // For the few joins the default mode makes after solving (stitchToTraceEnds).
+    int32_t addEdgeAfterFinish(int32_t u, int32_t v, CpEdgeType type, double weight);
 
     // --- after finish() ---
     // networkx's nodes in insertion order: those that appear in an edge (u before v
@@ -75,6 +78,7 @@ private:
     size_t m_used = 0;
     bool m_useHash = false;
     bool m_finished = false;
+    bool m_allNodes = false;
 };
 
 // The longest (maximum weight) path with networkx 3.x dag_longest_path semantics.
@@ -89,6 +93,18 @@ struct LongestPath {
 // The weights networkx sees are edgeWeight, with weights <= -1 read as 0 when
 // `clampNegative` (HTA's default validation). Fails on a cycle or no edges.
 LongestPath longestPath(const CpGraph &graph, bool clampNegative);
+
+// Default mode, whole trace (docs/critical_path.md, departure 10): where the longest path starts
+// (ends) more than `tolUs` after (before) the graph's first (last) node, the longest path
+// ending before its start (starting after its end) that it does not reach is joined to it by a
+// 0-weight dependency edge, in time order, until the path spans the trace. Work that no
+// recorded dependency connects (another thread, CPU work before the first launch or after the
+// last GPU op) then shows on the path instead of leaving its time unexplained.
+struct CpStitch {
+    int joins = 0;
+    double gapUs = 0; // summed time between the joined nodes
+};
+CpStitch stitchToTraceEnds(CpGraph &graph, LongestPath &path, bool clampNegative, double tolUs);
 
 // networkx's topological order (Kahn by generations over the graph nodes in
 // insertion order); shorter than graphNodes when the graph has a cycle.

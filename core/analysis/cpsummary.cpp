@@ -5,6 +5,7 @@
 #include "cpbuild.h"
 
 #include <algorithm>
+#include <limits>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -243,6 +244,23 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
     LongestPath lp = longestPath(g, clamp);
     if (!lp.ok)
         return fail(out, diag, path, lp.error);
+    if (!ctx.exact && out.window.wholeTrace) {
+        double t0 = std::numeric_limits<double>::infinity(), t1 = -t0;
+        for (int32_t v : g.graphNodes) {
+            t0 = std::min(t0, g.nodeTime[v]);
+            t1 = std::max(t1, g.nodeTime[v]);
+        }
+        const CpStitch st = stitchToTraceEnds(g, lp, clamp, std::max(1.0, 0.01 * (t1 - t0)));
+        out.stitchJoins = st.joins;
+        if (st.joins > 0)
+            diag.info("cpa.stitched",
+                      path + ": the whole-trace path was joined in time order at " + std::to_string(st.joins) +
+                          " point(s), " + std::to_string(static_cast<long long>(st.gapUs)) +
+                          " us between the joined ops, where no recorded dependency connects the work before or "
+                          "after its longest chain (another thread, CPU work before the first launch or after "
+                          "the last GPU op); --hta-exact leaves it as HTA has it",
+                      path);
+    }
 
     out.pathNodes = std::move(lp.nodes);
     out.pathEdges = std::move(lp.edges);

@@ -121,6 +121,7 @@ struct CriticalPathResult {
     // The inferred subset of syncEdges (same order); empty with htaExact.
     std::vector<std::pair<uint32_t, uint32_t>> syncEdgesInferred;
     bool htaExact = false; // the options' htaExact (or HTA d731cc2e)
+    int stitchJoins = 0;   // default mode, whole trace: joins made in time order (stitchToTraceEnds)
     CpTimings timings;
 
     // Counts of graph edges / critical edges per type (index = CpEdgeType).

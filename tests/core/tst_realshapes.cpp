@@ -7,6 +7,7 @@
 #include "analysis/syncedges.h"
 #include "analysis/traceshape.h"
 #include "cptestutil.h"
+#include "tracebuilder.h"
 #include "session/analysis.h"
 #include "tracegen.h"
 
@@ -68,6 +69,7 @@ private slots:
     void unresolvedRowsOnTheRealTrace();
     void syncRowsOnAnotherTid();
     void lateGpuStartIsNamed();
+    void unconnectedWorkIsJoined();
 };
 
 // The same trace with the old spellings: every kind, edge and the critical path the same.
@@ -235,6 +237,54 @@ void TestRealShapes::lateGpuStartIsNamed()
     for (uint32_t e : r.criticalEvents)
         pathFirst = std::min(pathFirst, late->device->events[e].ts);
     QVERIFY2(pathFirst - first < 50, qPrintable(QString("path starts %1 us after the first event").arg(pathFirst - first)));
+}
+
+// The shape of the real traces whose longest chain starts late or ends early (DLRM rank 7,
+// HTA's 4-stream trace, MI210, MI250, MI300X, PARAM ResNet): work on another thread before the
+// first launch and after the last GPU op, connected to nothing. The default whole-trace path
+// is joined to it in time order and spans the trace; --hta-exact keeps HTA's path.
+void TestRealShapes::unconnectedWorkIsJoined()
+{
+    testutil::KinetoBuilder b;
+    b.cpu("dataloader::next", 2, 0, 3000)
+        .cpu("aten::mm", 1, 3000, 100, 1)
+        .runtime("cudaLaunchKernel", 1, 3010, 10, 1, 1)
+        .kernel("gemm", 7, 3030, 5970, 1, 1)
+        .cpu("aten::add", 1, 3100, 100, 2)
+        .runtime("cudaLaunchKernel", 1, 3110, 10, 2, 2)
+        .kernel("add", 7, 9000, 500, 2, 2)
+        .cpu("log::write", 2, 9600, 1000);
+    Diagnostics loadDiag;
+    const auto trace = cptest::loadInline(b.json(), loadDiag);
+    QVERIFY(trace);
+    auto span = [&](const CriticalPathResult &r) {
+        double first = 1e300, last = -1e300;
+        for (uint32_t e : r.criticalEvents) {
+            first = std::min(first, trace->events[e].ts);
+            last = std::max(last, trace->events[e].ts + trace->events[e].dur);
+        }
+        return std::make_pair(first, last);
+    };
+    CriticalPathOptions o;
+    o.annotation = "";
+    Diagnostics diag;
+    const CriticalPathResult joined = analyzeCriticalPath(*trace, o, diag);
+    QVERIFY(joined.success);
+    QCOMPARE(joined.stitchJoins, 2);
+    QVERIFY(diag.find("cpa.stitched"));
+    const auto [first, last] = span(joined);
+    QCOMPARE(first, 0.0);
+    QCOMPARE(last, 10600.0);
+    o.htaExact = true;
+    Diagnostics exactDiag;
+    const CriticalPathResult hta = analyzeCriticalPath(*trace, o, exactDiag);
+    QVERIFY(hta.success);
+    QCOMPARE(hta.stitchJoins, 0);
+    QVERIFY(!exactDiag.find("cpa.stitched"));
+    const auto [htaFirst, htaLast] = span(hta);
+    QCOMPARE(htaFirst, 3000.0); // HTA's longest chain: the main thread and its GPU work
+    QCOMPARE(htaLast, 9500.0);
+    QVERIFY(joined.weightUs > hta.weightUs);
 }
 
 QTEST_GUILESS_MAIN(TestRealShapes)

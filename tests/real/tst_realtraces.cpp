@@ -26,29 +26,17 @@ namespace {
 const char *const kNoEdges = "HTA's graph gets no edge when no op is nested and no launch links to a GPU op "
                              "(Kineto's unit-test output): the whole-trace critical path fails instead of falling "
                              "back to the CPU chain";
-const char *const kUnconnectedStart =
-    "the path starts where its longest chain starts: CPU work the graph does not connect to the later "
-    "work (another thread, a stretch before the first launch), or GPU work queued before the profiler, "
-    "is on no path from the first event";
-const char *const kIdleTail = "HTA weighs no idle CPU time: the path ends with the last GPU op, 10 % before "
-                              "the CPU's last op";
 const char *const kGpuBehind = "a step whose GPU work runs behind its CPU side (the GPU behind the CPU): the "
                                "window's graph holds that work, but the step's path leaves part of its extent out "
                                "(not analysed yet)";
 const char *const kUnweightedIdle = "HTA weighs no idle time: the step's longest path (4.6 ms of a 12.5 ms step, "
                                     "79 % CPU) goes around the step's idle stretches instead of spanning its GPU work";
 const std::map<std::pair<std::string, std::string>, const char *> kOpen = {
-    {{"device_only/hta_amd_mi250_rocm6.2.kineto.json.gz", "whole_path"}, kUnconnectedStart},
     {{"device_only/hta_amd_mi250_rocm6.2.kineto.json.gz", "step_path"}, kGpuBehind},
     {{"device_only/kineto_cuda_sync_out_of_order_after_fix.json", "whole_path"}, kNoEdges},
     {{"device_only/kineto_cuda_sync_out_of_order_before_fix.json", "whole_path"}, kNoEdges},
-    {{"device_only/param_resnet.kineto.json.gz", "whole_path"}, kIdleTail},
-    {{"device_only/tracelens_mi210_gpu_only.kineto.json.gz", "whole_path"}, kUnconnectedStart},
-    {{"pairs/param_dlrm_8rank/rank7.kineto.json.gz", "whole_path"}, kUnconnectedStart},
     {{"pairs/param_dlrm_8rank/rank7.kineto.json.gz", "step_path"}, kUnweightedIdle},
-    {{"hta_trace_diff_4streams_waits.kineto.json.gz", "whole_path"}, kUnconnectedStart},
     {{"hta_trace_diff_4streams_waits.kineto.json.gz", "step_path"}, kGpuBehind},
-    {{"tracelens_mi300x_ddp_resnet_gpu_lag.kineto.json.gz", "whole_path"}, kUnconnectedStart},
 };
 
 std::vector<std::string> roots()
