@@ -104,7 +104,9 @@ struct CpStitch {
     int joins = 0;
     double gapUs = 0; // summed time between the joined nodes
 };
-CpStitch stitchToTraceEnds(CpGraph &graph, LongestPath &path, bool clampNegative, double tolUs);
+// `ends`: per node, 1 where it may be a trace end or a join (an op, not an annotation's bound).
+CpStitch stitchToTraceEnds(CpGraph &graph, LongestPath &path, bool clampNegative, double tolUs,
+                           const std::vector<uint8_t> &ends);
 
 // networkx's topological order (Kahn by generations over the graph nodes in
 // insertion order); shorter than graphNodes when the graph has a cycle.

@@ -76,18 +76,27 @@ void longestAll(const CpGraph &g, const std::vector<double> &w, bool forward, st
     }
 }
 
+// u->v: the graph's own edge where it has one (a path start whose in-edges weigh below 0),
+// else a new 0-weight dependency edge.
+int32_t joinEdge(CpGraph &g, int32_t u, int32_t v)
+{
+    const int32_t e = g.findEdge(u, v);
+    return e >= 0 ? e : g.addEdgeAfterFinish(u, v, CpEdgeType::Dependency, 0);
+}
+
 } // namespace
 
-CpStitch stitchToTraceEnds(CpGraph &g, LongestPath &lp, bool clamp, double tolUs)
+CpStitch stitchToTraceEnds(CpGraph &g, LongestPath &lp, bool clamp, double tolUs, const std::vector<uint8_t> &ends)
 {
     CpStitch out;
     if (!lp.ok || lp.nodes.empty() || g.graphNodes.empty())
         return out;
     double t0 = std::numeric_limits<double>::infinity(), t1 = -t0;
-    for (int32_t v : g.graphNodes) {
-        t0 = std::min(t0, g.nodeTime[v]);
-        t1 = std::max(t1, g.nodeTime[v]);
-    }
+    for (int32_t v : g.graphNodes)
+        if (ends[v]) {
+            t0 = std::min(t0, g.nodeTime[v]);
+            t1 = std::max(t1, g.nodeTime[v]);
+        }
     constexpr int kMaxJoins = 32; // each costs a pass over the graph
     std::vector<double> dist;
     std::vector<int32_t> link;
@@ -99,7 +108,7 @@ CpStitch stitchToTraceEnds(CpGraph &g, LongestPath &lp, bool clamp, double tolUs
         const std::vector<uint8_t> after = reachable(g, s, true);
         int32_t best = -1;
         for (int32_t u : g.graphNodes)
-            if (!after[u] && g.nodeTime[u] <= g.nodeTime[s] &&
+            if (ends[u] && !after[u] && g.nodeTime[u] <= g.nodeTime[s] &&
                 (best < 0 || dist[u] > dist[best] || (dist[u] == dist[best] && g.nodeTime[u] > g.nodeTime[best])))
                 best = u;
         if (best < 0)
@@ -113,9 +122,10 @@ CpStitch stitchToTraceEnds(CpGraph &g, LongestPath &lp, bool clamp, double tolUs
         }
         std::reverse(nodes.begin(), nodes.end());
         std::reverse(edges.begin(), edges.end());
-        edges.push_back(g.addEdgeAfterFinish(best, s, CpEdgeType::Dependency, 0));
+        const int32_t join = joinEdge(g, best, s);
+        edges.push_back(join);
         out.gapUs += g.nodeTime[s] - g.nodeTime[best];
-        lp.weight += dist[best];
+        lp.weight += dist[best] + (join < static_cast<int32_t>(w.size()) ? w[join] : 0.0);
         lp.nodes.insert(lp.nodes.begin(), nodes.begin(), nodes.end());
         lp.edges.insert(lp.edges.begin(), edges.begin(), edges.end());
         ++out.joins;
@@ -128,14 +138,15 @@ CpStitch stitchToTraceEnds(CpGraph &g, LongestPath &lp, bool clamp, double tolUs
         const std::vector<uint8_t> before = reachable(g, e, false);
         int32_t best = -1;
         for (int32_t v : g.graphNodes)
-            if (!before[v] && g.nodeTime[v] >= g.nodeTime[e] &&
+            if (ends[v] && !before[v] && g.nodeTime[v] >= g.nodeTime[e] &&
                 (best < 0 || dist[v] > dist[best] || (dist[v] == dist[best] && g.nodeTime[v] < g.nodeTime[best])))
                 best = v;
         if (best < 0)
             break;
-        lp.edges.push_back(g.addEdgeAfterFinish(e, best, CpEdgeType::Dependency, 0));
+        const int32_t join = joinEdge(g, e, best);
+        lp.edges.push_back(join);
         out.gapUs += g.nodeTime[best] - g.nodeTime[e];
-        lp.weight += dist[best];
+        lp.weight += dist[best] + (join < static_cast<int32_t>(w.size()) ? w[join] : 0.0);
         for (int32_t v = best;; v = g.edgeTo[link[v]]) {
             lp.nodes.push_back(v);
             if (link[v] < 0)

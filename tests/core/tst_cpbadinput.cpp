@@ -103,7 +103,10 @@ void TestCpBadInput::unknownAnnotation()
     QVERIFY(!r.window.annotationFound);
     QCOMPARE(r.window.instanceCount, 0);
     QVERIFY(std::isinf(r.window.endUs));
-    QCOMPARE(r.pathNodes.size(), size_t(14)); // the step covers the whole mini trace
+    // The step covers the whole mini trace: HTA's 14 nodes, then the trace's last op (a
+    // cudaEventSynchronize no edge reaches, weight 0) joined in time order (default mode).
+    QCOMPARE(r.pathNodes.size(), size_t(16));
+    QCOMPARE(r.stitchJoins, 1);
     QCOMPARE(r.weightUs, 112.0);
     QVERIFY(has(diag, "cpa.annotation_not_found", Severity::Warning));
     QVERIFY(diag.find("cpa.annotation_not_found")->message.find("NoSuchStep") != std::string::npos);
