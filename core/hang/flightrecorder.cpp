@@ -206,6 +206,7 @@ struct Converter {
         const std::string_view s = v->s;
         for (size_t k = 0; k < s.size();) {
             if (s[k] >= '0' && s[k] <= '9') {
+                const bool negative = k > 0 && s[k - 1] == '-'; // kept negative: the folder leaves it out
                 int64_t r = 0;
                 bool overflow = false;
                 while (k < s.size() && s[k] >= '0' && s[k] <= '9') {
@@ -217,7 +218,7 @@ struct Converter {
                 if (!spend())
                     return;
                 if (!overflow)
-                    out.push_back(r);
+                    out.push_back(negative ? -r : r);
             } else {
                 ++k;
             }

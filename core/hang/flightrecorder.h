@@ -119,6 +119,10 @@ struct FrDump {
 // "pickle 2.9, pytorch, NCCL 2.27.3": what a dump is, for reports.
 std::string frFormatText(const FrDump &d);
 
+// The highest rank a dump, a file name or a pg_config may name: job mode's bound
+// (kMaxJobWorldSize - 1). Larger and negative ranks are refused or left out, with a message.
+constexpr int64_t kFrMaxRank = (int64_t(1) << 20) - 1;
+
 // Bounds (hostile dumps): nesting, total items, one string's or container's length.
 constexpr size_t kFrMaxDepth = 64;
 constexpr size_t kFrMaxItems = size_t(1) << 26;

@@ -178,6 +178,8 @@ bool addP2pOp(Group &g, int64_t rank, const FrEntry &e)
         if ((op.send ? a : b) != rank)
             return false;
     }
+    if (op.src < 0 || op.src > kFrMaxRank || op.dst < 0 || op.dst > kFrMaxRank)
+        return false;
     g.p2p.push_back(op);
     return true;
 }
@@ -245,13 +247,20 @@ RankData readRanks(const std::vector<FrDump> &dumps, const std::vector<int64_t> 
             warnings.push_back("dump " + std::to_string(i) + " (" + dumps[i].path +
                                ") names no rank: taken as rank " + std::to_string(rank));
         }
+        if (rank < 0 || rank > kFrMaxRank) {
+            warnings.push_back("dump " + std::to_string(i) + " (" + dumps[i].path + "): rank " + std::to_string(rank) +
+                               " is outside 0.." + std::to_string(kFrMaxRank) + ": left out");
+            continue;
+        }
         const DataKind k = dumps[i].entries.empty() ? DataKind::Empty : DataKind::Ok;
         auto [it, inserted] = rankData.emplace(rank, std::make_pair(k, int(i)));
         if (!inserted)
             warnings.push_back("two dumps for rank " + std::to_string(rank) + ": the first is used");
     }
     for (int64_t r : missingDumps)
-        rankData.emplace(r, std::make_pair(DataKind::None, -1));
+        if (r >= 0 && r <= kFrMaxRank)
+            rankData.emplace(r, std::make_pair(DataKind::None, -1));
+    worldSize = std::min(worldSize, kFrMaxRank + 1);
     if (worldSize > 0) {
         std::vector<int64_t> unlisted;
         for (int64_t r = 0; r < worldSize; ++r)
@@ -286,7 +295,8 @@ void mergeConfigs(HangState &st)
             if (!g.firstConfig)
                 g.firstConfig = &pg.ranks.get();
             for (int64_t r : pg.ranks)
-                g.member(r);
+                if (r >= 0 && r <= kFrMaxRank) // the folder reader says how many were left out
+                    g.member(r);
         }
     for (auto &g : st.groups)
         for (auto &m : g.members)
@@ -302,7 +312,8 @@ void readEntries(HangState &st)
     for (size_t di = 0; di < st.dumps.size(); ++di) {
         const FrDump &d = st.dumps[di];
         const int64_t rank = d.rank.value_or(int64_t(di));
-        if (st.rankData[rank].second != int(di) || d.entries.empty())
+        auto rd = st.rankData.find(rank);
+        if (rd == st.rankData.end() || rd->second.second != int(di) || d.entries.empty())
             continue;
         const std::string *lastName = nullptr;
         Group *g = nullptr;
@@ -431,7 +442,8 @@ void applyPgStatus(HangState &st)
     for (size_t di = 0; di < st.dumps.size(); ++di) {
         const FrDump &d = st.dumps[di];
         const int64_t rank = d.rank.value_or(int64_t(di));
-        if (st.rankData[rank].second != int(di) || d.pgStatus.empty())
+        auto rd = st.rankData.find(rank);
+        if (rd == st.rankData.end() || rd->second.second != int(di) || d.pgStatus.empty())
             continue;
         const std::vector<const std::string *> names = statusGroups(d, rank);
         if (names.empty()) {
@@ -509,6 +521,49 @@ void describeMissing(const HangState &st, HangAnalysis &out)
 
 } // namespace hangdetail
 
+namespace {
+
+// A message's kind: its text with every run of digits as '#'.
+std::string warningShape(const std::string &w)
+{
+    std::string k;
+    k.reserve(w.size());
+    bool digit = false;
+    for (char c : w) {
+        const bool d = c >= '0' && c <= '9';
+        if (!d)
+            k += c;
+        else if (!digit)
+            k += '#';
+        digit = d;
+    }
+    return k;
+}
+
+// One warning per seq or group is 200,000 lines at scale: of each kind the first three,
+// then how many more there are.
+void aggregateWarnings(std::vector<std::string> &warnings)
+{
+    constexpr size_t kShown = 3;
+    std::unordered_map<std::string, size_t> total, shown;
+    std::vector<std::string> shapes;
+    shapes.reserve(warnings.size());
+    for (const std::string &w : warnings)
+        ++total[shapes.emplace_back(warningShape(w))];
+    std::vector<std::string> out;
+    for (size_t i = 0; i < warnings.size(); ++i) {
+        const size_t n = ++shown[shapes[i]];
+        if (n > kShown)
+            continue;
+        out.push_back(std::move(warnings[i]));
+        if (n == kShown && total[shapes[i]] > kShown)
+            out.push_back("... and " + std::to_string(total[shapes[i]] - kShown) + " more warning(s) like the one above");
+    }
+    warnings = std::move(out);
+}
+
+} // namespace
+
 size_t HangAnalysis::roots() const
 {
     return size_t(std::count_if(suspects.begin(), suspects.end(), [](const HangSuspect &s) { return s.root; }));
@@ -536,6 +591,7 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
         out.warnings.insert(out.warnings.end(), st.insideCollective.begin(), st.insideCollective.end());
     rankFindings(std::move(found), out);
     describeMissing(st, out);
+    aggregateWarnings(out.warnings);
     out.groups = groupStatus(st.groups);
     return out;
 }

@@ -72,7 +72,8 @@ std::optional<int64_t> hangRankFromFileName(const std::string &name)
         --begin;
     if (end - begin > 9)
         return std::nullopt;
-    return std::stoll(name.substr(begin, end - begin));
+    const int64_t r = std::stoll(name.substr(begin, end - begin));
+    return r <= kFrMaxRank ? std::optional<int64_t>(r) : std::nullopt;
 }
 
 bool folderHasFlightRecorderDumps(const std::string &dir)
@@ -203,6 +204,13 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
             refuse(file, file + ": refused: no rank in the dump nor a number in its file name", "warning", "hang.no_rank");
             continue;
         }
+        if (*dump.rank < 0 || *dump.rank > kFrMaxRank) {
+            refuse(file,
+                   file + ": refused: its rank " + std::to_string(*dump.rank) + " is outside 0.." +
+                       std::to_string(kFrMaxRank),
+                   "warning", "hang.rank_out_of_range");
+            continue;
+        }
         if (!haveRank.insert(*dump.rank).second) {
             refuse(file,
                    file + ": refused: a second dump of rank " + std::to_string(*dump.rank) +
@@ -216,21 +224,21 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
     loaded.clear();
 
     // Every dump repeats its groups' member lists (the world group's is every rank): a
-    // bitmap keeps this linear; ranks past it (hostile input) go to a set.
-    constexpr int64_t kBitmapRanks = int64_t(1) << 24;
+    // bitmap (at most kFrMaxRank + 1 bytes) keeps this linear.
     std::vector<uint8_t> isMember;
-    std::set<int64_t> members, farMembers;
+    std::set<int64_t> members;
     std::set<const std::vector<int64_t> *> seenLists;
+    size_t outOfRange = 0;
+    int64_t firstOutOfRange = 0;
     for (const auto &d : folder.dumps) {
         folder.worldSize = std::max(folder.worldSize, *d.rank + 1);
         for (const auto &pg : d.pgConfig) {
             if (!seenLists.insert(&pg.ranks.get()).second)
                 continue; // a list shared through the cache: marked already
             for (int64_t r : pg.ranks) {
-                if (r < 0)
-                    continue;
-                if (r >= kBitmapRanks) {
-                    farMembers.insert(r);
+                if (r < 0 || r > kFrMaxRank) {
+                    if (outOfRange++ == 0)
+                        firstOutOfRange = r;
                     continue;
                 }
                 if (size_t(r) >= isMember.size())
@@ -239,10 +247,15 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
             }
         }
     }
+    if (outOfRange)
+        folder.diags.push_back({"warning", "hang.member_out_of_range",
+                                dir + ": " + std::to_string(outOfRange) + " pg_config member(s) outside 0.." +
+                                    std::to_string(kFrMaxRank) + " left out (first: " +
+                                    std::to_string(firstOutOfRange) + ")",
+                                dir});
     for (size_t r = 0; r < isMember.size(); ++r)
         if (isMember[r])
             members.insert(members.end(), int64_t(r));
-    members.insert(farMembers.begin(), farMembers.end());
     if (!members.empty())
         folder.worldSize = std::max(folder.worldSize, *members.rbegin() + 1);
     for (int64_t r : members)

@@ -323,6 +323,14 @@ std::optional<HangSuspect> collectiveFinding(HangState &st, const Group &g)
     finishKind(h);
     if (h.missingRanks.empty() && h.mismatchedRanks.empty())
         return std::nullopt;
+    // No dump holds an entry at s and nobody waits in it: only progress counters (pg_status)
+    // say it exists. Not a hang of this group, and never a root that hides the real one.
+    if (!ref && h.waitingRanks.empty()) {
+        st.warnings.push_back("pg " + g.name + " seq " + std::to_string(s) +
+                              ": pg_status counts it as enqueued, but no dump holds an entry at it and nobody waits "
+                              "in it (an inconsistent pg_status?): no finding");
+        return std::nullopt;
+    }
     return h;
 }
 

@@ -131,6 +131,7 @@ class TestFrReader : public QObject
     Q_OBJECT
 private slots:
     void torchcommsJson();
+    void ranksAreBounded();
     void picklesRoundTrip_data()
     {
         QTest::addColumn<QString>("file");
@@ -399,6 +400,50 @@ void TestFrReader::torchcommsJson()
     QCOMPARE(s.missingRanks, (std::vector<int64_t>{2}));
     QCOMPARE(s.waitingRanks, (std::vector<int64_t>{0, 1}));
     QCOMPARE(a.roots(), size_t(1));
+}
+
+// Issue 40, class 1: ranks and members a dump or a file name gives are bounded (0..kFrMaxRank,
+// job mode's bound): out-of-range ranks are refused, members left out with one message, and
+// the world size stays small (it was unbounded: out of memory; 2^63-1 overflowed).
+void TestFrReader::ranksAreBounded()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::string dir = tmp.path().toStdString();
+    auto dump = [&](const std::string &name, const std::string &rank, const std::string &ranks) {
+        std::ofstream(dir + "/" + name) << "{\"version\":\"2.4\",\"rank\":" << rank
+                                        << ",\"pg_config\":{\"0\":{\"name\":\"0\",\"desc\":\"default_pg\",\"ranks\":\""
+                                        << ranks << "\"}},\"entries\":[]}";
+    };
+    dump("good_0.json", "0", "[0, 1, 999999999999, 9223372036854775807, -4]");
+    dump("huge.json", "1000000000000", "[0, 1]");
+    dump("negative.json", "-3", "[0, 1]");
+    dump("max.json", "9223372036854775807", "[0, 1]");
+    std::ofstream(dir + "/broken_999999999") << "\x80\x02garbage"; // unreadable, its name's rank too large
+    HangFolder folder;
+    std::string error;
+    QVERIFY2(readHangFolder(dir, folder, error), error.c_str());
+    QCOMPARE(folder.dumps.size(), size_t(1));
+    QCOMPARE(folder.worldSize, int64_t(2));
+    QCOMPARE(folder.missing, (std::vector<int64_t>{1}));
+    size_t outOfRange = 0;
+    for (const HangFolderDiag &d : folder.diags) {
+        outOfRange += d.code == "hang.rank_out_of_range" ? 1 : 0;
+        if (d.code == "hang.member_out_of_range")
+            // 999999999999 and -4; 2^63-1 does not fit the text parser's int64 and is dropped there
+            QVERIFY2(d.message.find("2 pg_config member(s) outside 0..1048575") != std::string::npos, d.message.c_str());
+    }
+    QCOMPARE(outOfRange, size_t(3));
+    // The analysis bounds what it is given directly too (Python, tests).
+    std::vector<FrDump> dumps = folder.dumps;
+    dumps.push_back(dumps.front());
+    dumps.back().rank = int64_t(1) << 40;
+    const HangAnalysis a = analyzeHang(dumps, {int64_t(1) << 50, -7}, int64_t(1) << 45);
+    QVERIFY(std::any_of(a.warnings.begin(), a.warnings.end(),
+                        [](const std::string &w) { return w.find("is outside 0..1048575") != std::string::npos; }));
+    for (const HangSuspect &s : a.suspects)
+        for (int64_t r : s.missingRanks)
+            QVERIFY(r >= 0 && r <= kFrMaxRank);
 }
 
 QTEST_GUILESS_MAIN(TestFrReader)

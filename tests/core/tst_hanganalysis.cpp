@@ -125,6 +125,8 @@ private slots:
     void realActiveOnlyDumps();
     void allEnteredIsAWarning();
     void pgStatusKeyedByUid();
+    void warningsAreAggregated();
+    void inconsistentPgStatusHidesNothing();
 };
 
 void TestHangAnalysis::generatedCases_data()
@@ -608,6 +610,55 @@ void TestHangAnalysis::pgStatusKeyedByUid()
     const HangAnalysis unpaired = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
     QVERIFY(std::any_of(unpaired.warnings.begin(), unpaired.warnings.end(),
                         [](const std::string &w) { return w.find("cannot be paired") != std::string::npos; }));
+}
+
+// Issue 40, class 10: one warning per seq is 200,000 lines at scale; of each kind the first
+// three are kept and the rest counted.
+void TestHangAnalysis::warningsAreAggregated()
+{
+    std::vector<FrDump> dumps(2);
+    for (int r = 0; r < 2; ++r) {
+        FrDump &d = dumps[size_t(r)];
+        d.rank = r;
+        d.pgConfig = {{"0", "default_pg", {0, 1}}};
+        for (int seq = 1; seq <= 10; ++seq) {
+            FrEntry e;
+            e.pgName = "0";
+            e.collectiveSeqId = seq;
+            e.profilingName = "nccl:all_reduce";
+            e.inputSizes = {{r == 1 ? 2048 : 1024}}; // every seq disagrees, every one completed
+            e.inputDtypes = {"Float"};
+            e.state = "completed";
+            d.entries.push_back(e);
+        }
+    }
+    const HangAnalysis a = analyzeHang(dumps);
+    QVERIFY(a.suspects.empty());
+    QCOMPARE(a.warnings.size(), size_t(4));
+    QVERIFY2(a.warnings[3] == "... and 7 more warning(s) like the one above", a.warnings[3].c_str());
+}
+
+// Issue 40, class 10: a pg_status that claims seqs no dump holds and nobody waits in made the
+// root "? seq N, 0 ranks wait" and hid the real hang. It is a warning now.
+void TestHangAnalysis::inconsistentPgStatusHidesNothing()
+{
+    const auto cases = tracegen::generateHangCases();
+    tracegen::HangCase c = cases.front(); // never_enters: rank 5 stops before seq 7 of pg 0
+    for (FrDump &d : c.dumps) {
+        d.pgConfig.push_back({"9", "TENSOR_MODEL_PARALLEL_GROUP", {0, 1}});
+        if (*d.rank == 0)
+            d.pgStatus.push_back({"9", 1000, 1000, 1000}); // pg 9 was never used by anyone
+        if (*d.rank == 1)
+            d.pgStatus.push_back({"9", 3, 3, 3});
+    }
+    const HangAnalysis a = analyzeHang(c.dumps, c.missingDumps, c.worldSize);
+    QVERIFY(!a.suspects.empty());
+    QCOMPARE(a.suspects.front().pgName, std::string("0"));
+    QCOMPARE(a.suspects.front().missingRanks, (std::vector<int64_t>{5}));
+    QVERIFY(std::none_of(a.suspects.begin(), a.suspects.end(), [](const HangSuspect &s) { return s.pgName == "9"; }));
+    QVERIFY(std::any_of(a.warnings.begin(), a.warnings.end(), [](const std::string &w) {
+        return w.find("pg 9 seq 4: pg_status counts it as enqueued") != std::string::npos;
+    }));
 }
 
 QTEST_GUILESS_MAIN(TestHangAnalysis)
