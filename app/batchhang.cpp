@@ -86,7 +86,7 @@ int runBatchHang(const CliArgs &args)
                             {"comm_lib", f.commLib}});
         for (const auto &r : folder.refused)
             refused.push_back({{"file", r.file}, {"reason", r.message}});
-        report["inputs"] = {{"dir", dir}, {"files", read}, {"ranks", folder.ranks}, {"missing_dumps", missing},
+        report["inputs"] = {{"dir", frText(dir)}, {"files", read}, {"ranks", folder.ranks}, {"missing_dumps", missing},
                             {"world_size", worldSize}, {"refused", refused}, {"formats", hangFormatsText(folder)}};
         nlohmann::json dj = nlohmann::json::array();
         for (const auto &d : folder.diags) {

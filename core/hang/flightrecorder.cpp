@@ -7,6 +7,7 @@
 #include "hang/flightrecorder.h"
 
 #include "hang/frpickle.h"
+#include "json/utf8.h"
 
 #include <zlib.h>
 
@@ -99,12 +100,15 @@ struct Converter {
         default: return false;
         }
     }
-    static bool asString(const FrValue *v, std::string &out)
+    bool asString(const FrValue *v, std::string &out)
     {
         if (!v)
             return false;
         if (v->kind == K::String || v->kind == K::Bytes) {
-            out = v->s;
+            // Copies count against the budget: one long string shared by every entry
+            // through the memo would otherwise be copied unbounded (issue 40).
+            spend(1 + std::min(v->s.size(), kFrMaxTextBytes) / 64);
+            out = frText(v->s);
             return true;
         }
         if (v->kind == K::Int) {
@@ -470,6 +474,17 @@ bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, Fr
         return refuse("byte 0: expands to more than " + std::to_string(c.budget) + " values (shared memo entries)");
     renumberTorchcomms(out);
     return true;
+}
+
+std::string frText(std::string_view s)
+{
+    const bool fits = s.size() <= kFrMaxTextBytes;
+    if (fits && std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return std::string(s);
+    std::string out = validUtf8(s.substr(0, kFrMaxTextBytes));
+    if (!fits)
+        out += "... (" + std::to_string(s.size()) + " bytes)";
+    return out;
 }
 
 std::string frFormatText(const FrDump &d)

@@ -123,6 +123,12 @@ std::string frFormatText(const FrDump &d);
 // (kMaxJobWorldSize - 1). Larger and negative ranks are refused or left out, with a message.
 constexpr int64_t kFrMaxRank = (int64_t(1) << 20) - 1;
 
+// Text read from a dump (names, descs, dtypes, frames, states) is made valid UTF-8 (invalid
+// bytes become U+FFFD) and capped at this many bytes, "... (N bytes)" marking a cut.
+constexpr size_t kFrMaxTextBytes = 4096;
+// The same for any text that reaches a message or a report (file names, reader errors).
+std::string frText(std::string_view s);
+
 // Bounds (hostile dumps): nesting, total items, one string's or container's length.
 constexpr size_t kFrMaxDepth = 64;
 constexpr size_t kFrMaxItems = size_t(1) << 26;

@@ -244,11 +244,11 @@ RankData readRanks(const std::vector<FrDump> &dumps, const std::vector<int64_t> 
         int64_t rank = dumps[i].rank.value_or(-1);
         if (!dumps[i].rank) {
             rank = int64_t(i);
-            warnings.push_back("dump " + std::to_string(i) + " (" + dumps[i].path +
+            warnings.push_back("dump " + std::to_string(i) + " (" + frText(dumps[i].path) +
                                ") names no rank: taken as rank " + std::to_string(rank));
         }
         if (rank < 0 || rank > kFrMaxRank) {
-            warnings.push_back("dump " + std::to_string(i) + " (" + dumps[i].path + "): rank " + std::to_string(rank) +
+            warnings.push_back("dump " + std::to_string(i) + " (" + frText(dumps[i].path) + "): rank " + std::to_string(rank) +
                                " is outside 0.." + std::to_string(kFrMaxRank) + ": left out");
             continue;
         }

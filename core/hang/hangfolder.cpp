@@ -273,6 +273,15 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
                                 dir + ": no readable flight recorder dump (" + std::to_string(files.size()) + " file" +
                                     (files.size() == 1 ? "" : "s") + " looked at)",
                                 dir});
+    // What reaches messages and reports is text: file names are bytes, reader errors may quote
+    // a dump (issue 40). FrDump::path keeps the bytes (to read a rank again).
+    for (auto *list : {&folder.diags, &folder.refused})
+        for (HangFolderDiag &d : *list) {
+            d.message = frText(d.message);
+            d.file = frText(d.file);
+        }
+    for (HangFolderFile &f : folder.read)
+        f.file = frText(f.file);
     folder.files = std::move(files);
     folder.readSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return true;

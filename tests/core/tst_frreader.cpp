@@ -10,6 +10,8 @@
 #include "hang/hanganalysis.h"
 #include "hang/hangfolder.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -132,6 +134,7 @@ class TestFrReader : public QObject
 private slots:
     void torchcommsJson();
     void ranksAreBounded();
+    void textIsValidAndCapped();
     void picklesRoundTrip_data()
     {
         QTest::addColumn<QString>("file");
@@ -444,6 +447,53 @@ void TestFrReader::ranksAreBounded()
     for (const HangSuspect &s : a.suspects)
         for (int64_t r : s.missingRanks)
             QVERIFY(r >= 0 && r <= kFrMaxRank);
+}
+
+// Issue 40, class 2: text from a dump (and a file name) is valid UTF-8 and capped before it
+// reaches a message or a report: the report was not written ("internal error") and Python
+// raised UnicodeDecodeError; a 20 MB string went whole into stderr and the report.
+void TestFrReader::textIsValidAndCapped()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::string bad = "nccl:all_reduce\xff\xfe\xc3(";
+    const std::string huge(20000, 'x');
+    auto one = [&](int rank, int seq) {
+        Pickle p;
+        p.proto(2).op('}').op('(');
+        p.str("version").str("2.4").str("rank").integer(rank);
+        p.str("pg_config").op('}').op('(').str("0").op('}').op('(').str("desc").str("default_pg\xe2\x82").str("ranks").str("[0, 1]").op('u').op('u');
+        p.str("entries").op(']').op('(');
+        for (int k = 1; k <= seq; ++k) {
+            p.op('}').op('(').str("process_group").op(']').op('(').str("0").str(huge).op('e');
+            p.str("collective_seq_id").integer(k).str("profiling_name").str(bad).str("state").str(k < seq ? "completed" : "scheduled");
+            p.op('u');
+        }
+        p.op('e').op('u').op('.');
+        return p.b;
+    };
+    std::ofstream(tmp.path().toStdString() + "/rank\xff_0", std::ios::binary) << one(0, 3);
+    std::ofstream(tmp.path().toStdString() + "/rank_1", std::ios::binary) << one(1, 2);
+    HangFolder folder;
+    std::string error;
+    QVERIFY2(readHangFolder(tmp.path().toStdString(), folder, error), error.c_str());
+    QCOMPARE(folder.dumps.size(), size_t(2));
+    const FrEntry &e = folder.dumps[0].entries[0];
+    QCOMPARE(e.profilingName, std::string("nccl:all_reduce\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd("));
+    QVERIFY(e.pgDesc.size() < kFrMaxTextBytes + 32);
+    QVERIFY2(e.pgDesc.find("... (20000 bytes)") != std::string::npos, e.pgDesc.substr(e.pgDesc.size() - 40).c_str());
+    const HangAnalysis a = analyzeHang(folder.dumps, folder.missing, folder.worldSize);
+    QVERIFY(!a.suspects.empty());
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto &f : folder.read)
+        files.push_back(f.file);
+    std::string text;
+    try {
+        text = hangAnalysisJson(a).dump() + files.dump();
+    } catch (const std::exception &ex) {
+        QFAIL(ex.what());
+    }
+    QVERIFY(text.size() < 200000);
 }
 
 QTEST_GUILESS_MAIN(TestFrReader)
