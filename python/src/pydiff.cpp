@@ -29,15 +29,14 @@ std::shared_ptr<PyDiff> PyDiff::run(const std::vector<std::string> &argv, pyb::o
     auto d = std::make_shared<PyDiff>();
     std::shared_ptr<Analysis> runs[2];
     const char *labels[2] = {"baseline", "candidate"};
-    {
-        pyb::gil_scoped_release release;
+    runInterruptible(sink, [&] {
         for (int k = 0; k < 2; ++k) {
-            requests[k].cancel = sink.active() ? sink.cancelFlag() : nullptr;
+            requests[k].cancel = sink.cancelFlag();
             sink.report(std::string("load ") + labels[k], 0);
             runs[k] = runAnalysis(requests[k]);
             runs[k]->request.cancel = nullptr;
         }
-    }
+    });
     sink.rethrowIfFailed();
     for (int k = 0; k < 2; ++k)
         if (!runs[k]->inputsOk)

@@ -25,24 +25,23 @@ std::string ranksText(const std::vector<int64_t> &ranks)
 
 std::shared_ptr<PyHang> PyHang::read(const std::string &dir, pyb::object progress)
 {
+    requireNoNul(dir, "the folder");
     ProgressSink sink(std::move(progress));
     auto h = std::make_shared<PyHang>();
     h->m_folder = std::make_shared<HangFolder>();
     std::string error;
     bool ok = false;
-    {
-        pyb::gil_scoped_release release;
+    runInterruptible(sink, [&] {
         HangFolderOptions options;
         options.frames = false; // PyHang::entries reads a rank again for them
-        options.cancel = sink.active() ? sink.cancelFlag() : nullptr;
-        if (sink.active())
-            options.progress = [&sink](size_t done, size_t total) { sink.report("read", total ? double(done) / double(total) : 1.0); };
+        options.cancel = sink.cancelFlag();
+        options.progress = [&sink](size_t done, size_t total) { sink.report("read", total ? double(done) / double(total) : 1.0); };
         ok = readHangFolder(dir, *h->m_folder, error, options);
         if (ok && !h->m_folder->dumps.empty()) {
             sink.report("analysis", 0);
             h->m_analysis = analyzeHang(h->m_folder->dumps, h->m_folder->missing, h->m_folder->worldSize);
         }
-    }
+    });
     sink.rethrowIfFailed();
     if (!ok)
         throw InputError(error);

@@ -42,13 +42,12 @@ std::shared_ptr<PyJob> PyJob::load(const std::vector<std::string> &argv, pyb::ob
     j->m_job.run.breakdowns = true;
     j->m_job.run.request.breakdowns = true;
     ProgressSink sink(std::move(progress));
-    j->m_job.run.request.cancel = sink.active() ? sink.cancelFlag() : nullptr;
+    j->m_job.run.request.cancel = sink.cancelFlag();
     j->m_job.run.rankDone = [&sink](size_t done, size_t total, const RankSummary &) {
         sink.report("ranks", total ? double(done) / double(total) : 1.0);
     };
     int prepared = ExitOk;
-    {
-        pyb::gil_scoped_release release;
+    runInterruptible(sink, [&] {
         // The steps of runBatchJob and finishJob (app/batchjob.cpp), without its printing.
         const auto t0 = std::chrono::steady_clock::now();
         j->m_timing.workers = j->m_job.run.workers;
@@ -73,7 +72,7 @@ std::shared_ptr<PyJob> PyJob::load(const std::vector<std::string> &argv, pyb::ob
             j->m_timing.analysisSeconds = secondsSince(t2);
             j->m_timing.totalSeconds = secondsSince(t0);
         }
-    }
+    });
     j->m_job.run.rankDone = nullptr;
     j->m_job.run.request.cancel = nullptr;
     sink.rethrowIfFailed();

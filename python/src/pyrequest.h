@@ -44,6 +44,8 @@ struct ParsedRequest {
     CliRequest cli;
 };
 ParsedRequest parseRequest(const std::vector<std::string> &argv);
+// Throws UsageError when `text` (a path, an argument) holds a NUL byte.
+void requireNoNul(const std::string &text, const char *what);
 
 // The Error diagnostics joined into one message ("" when none).
 std::string errorText(const Diagnostics &diagnostics, const std::string &prefix = {});
@@ -61,6 +63,8 @@ public:
     std::function<void(const char *, double)> function();
     const std::atomic<bool> *cancelFlag() const { return &m_cancel; }
     void rethrowIfFailed(); // with the GIL held
+    // Records a Python error raised outside the callback (a KeyboardInterrupt) and cancels.
+    void fail(pybind11::error_already_set error);
 
 private:
     pybind11::object m_callback;
@@ -71,5 +75,11 @@ private:
     std::chrono::steady_clock::time_point m_last{};
     std::shared_ptr<pybind11::error_already_set> m_error;
 };
+
+// Runs `work` on a worker thread, the GIL released, while the calling thread (called with
+// the GIL held: Python's main thread, which alone runs signal handlers) checks for signals
+// every 50 ms: Ctrl+C cancels the work through the sink's flag, and rethrowIfFailed raises
+// the KeyboardInterrupt once it stopped. An exception `work` throws is rethrown here.
+void runInterruptible(ProgressSink &sink, const std::function<void()> &work);
 
 } // namespace syncscope::py

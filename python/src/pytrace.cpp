@@ -24,17 +24,16 @@ std::shared_ptr<PyTrace> PyTrace::load(const std::vector<std::string> &argv, pyb
         throw UsageError("no device trace: give device=DEVICE_TRACE (the Kineto trace)");
     ProgressSink sink(std::move(progress));
     req.progress = sink.function();
-    req.cancel = sink.active() ? sink.cancelFlag() : nullptr;
+    req.cancel = sink.cancelFlag();
     // As `syncscope --batch` without output files: the analysis is the product, so a
     // critical path that fails is exit 6 (app/batch.cpp's criticalPathAsked).
     RankOutputPaths paths;
     paths.criticalPathAsked = true;
-    {
-        pyb::gil_scoped_release release;
+    runInterruptible(sink, [&] {
         const auto t0 = std::chrono::steady_clock::now();
         t->m_run = runRankPipeline(req, paths);
         t->m_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
+    });
     // The analysis keeps its request: drop what points into this call's frame.
     t->m_run.analysis->request.progress = nullptr;
     t->m_run.analysis->request.cancel = nullptr;
@@ -119,6 +118,7 @@ std::string PyTrace::whatIfJson(const std::vector<std::string> &texts) const
 
 void PyTrace::exportFile(const std::string &kind, const std::string &path, bool overlayAllEvents) const
 {
+    requireNoNul(path, "the path");
     if (path.empty())
         throw UsageError("an export needs a file name (got an empty string)");
     RankOutputPaths paths;
@@ -146,6 +146,7 @@ void PyTrace::exportFile(const std::string &kind, const std::string &path, bool 
 
 void PyTrace::toSqlite(const std::string &path) const
 {
+    requireNoNul(path, "the path");
     if (path.empty())
         throw UsageError("to_sqlite needs a file name (got an empty string)");
     const Analysis &a = analysis();
@@ -203,6 +204,8 @@ pyb::tuple PyTrace::criticalPath(std::optional<int64_t> step)
         const CriticalPathResult &cp = *a.criticalPath;
         return pyb::make_tuple(criticalPathRows(*a.device, cp), boundBySummary(cp.summary), facts(a, cp));
     }
+    if (*step < 0) // the pipeline reads a negative step as "the default step"
+        throw UsageError("step=" + std::to_string(*step) + ": a ProfilerStep number is 0 or more");
     AnalysisRequest r = request();
     r.window = WindowKind::Step;
     r.stepFirst = r.stepLast = *step;

@@ -93,6 +93,48 @@ class Errors(unittest.TestCase):
                 syncscope.load_job(d)
 
 
+class Hardening(unittest.TestCase):
+    """Issue 40, class 9: the Python argument layer refuses what the C++ would misread."""
+
+    def test_negative_step_is_refused(self):
+        t = syncscope.load(SAMPLE_HOST, SAMPLE_DEVICE)
+        with self.assertRaisesRegex(ValueError, "step=-1: a ProfilerStep number is 0 or more"):
+            t.critical_path(step=-1)
+
+    def test_a_nul_in_a_path_is_refused(self):
+        with self.assertRaisesRegex(ValueError, "NUL byte"):
+            syncscope.load(device=SAMPLE_DEVICE + "\0.ignored")
+        with self.assertRaisesRegex(ValueError, "NUL byte"):
+            syncscope.hang(SAMPLE_DIR + "\0x")
+        t = syncscope.load(device=SAMPLE_DEVICE)
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaisesRegex(ValueError, "NUL byte"):
+                t.to_sqlite(os.path.join(d, "a.sqlite\0b"))
+            self.assertEqual(os.listdir(d), [])
+
+    def test_ctrl_c_stops_a_call_without_progress(self):
+        # SIGINT while the C++ runs with the GIL released: the call stops with KeyboardInterrupt
+        # within ~50 ms (it used to finish first). 1,500 ranks x 100 entries of dumps: the read
+        # takes ~0.25 s here.
+        import signal
+        with tempfile.TemporaryDirectory() as d:
+            subprocess.run([os.environ["SYNCSCOPE_TRACEGEN"], "--hang-scale", "1500,100", "--out", d],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            t0 = time.perf_counter()
+            syncscope.hang(d)
+            full = time.perf_counter() - t0
+            timer = threading.Timer(0.02, lambda: os.kill(os.getpid(), signal.SIGINT))
+            timer.start()
+            t0 = time.perf_counter()
+            try:
+                with self.assertRaises(KeyboardInterrupt):
+                    syncscope.hang(d)
+            finally:
+                timer.cancel()
+            stopped = time.perf_counter() - t0
+            self.assertLess(stopped, 0.6 * full, f"stopped after {stopped:.3f} s of a {full:.3f} s read")
+
+
 class Exports(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp()
