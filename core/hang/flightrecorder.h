@@ -131,8 +131,11 @@ std::string frText(std::string_view s);
 
 // Bounds (hostile dumps): nesting, total items, one string's or container's length.
 constexpr size_t kFrMaxDepth = 64;
-constexpr size_t kFrMaxItems = size_t(1) << 26;
-constexpr size_t kFrMaxDumpBytes = size_t(1) << 32;
+// One dump's values (about 64 bytes each: 1 GiB) and bytes, read or inflated (a real dump of
+// 2,000 entries with stacks is a few MB; a 4 MB gzip bomb inflated to 10.5 GB before, per
+// reading thread: issue 40).
+constexpr size_t kFrMaxItems = size_t(1) << 24;
+constexpr size_t kFrMaxDumpBytes = size_t(1) << 28;
 
 // Reads one dump, pickle (protocols 2-5, builtin types only: never a global, REDUCE, BUILD,
 // INST, OBJ or an extension code) or JSON, decompressed when gzipped. False with `error`

@@ -141,8 +141,22 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
             for (size_t i; !cancelled() && (i = next.fetch_add(1)) < files.size();) {
                 Loaded &l = loaded[i];
                 l.kind = sniff(files[i]);
-                if (l.kind == Sniff::Dump)
-                    l.ok = readFlightRecorderDump(files[i], l.dump, l.error, FrReadOptions{options.frames, &ranksCache});
+                if (l.kind == Sniff::Dump) {
+                    // Out of memory in one dump refuses that dump, not the process (issue 40): an
+                    // exception leaving a thread would abort the CLI and the Python interpreter.
+                    try {
+                        l.ok = readFlightRecorderDump(files[i], l.dump, l.error,
+                                                      FrReadOptions{options.frames, &ranksCache});
+                    } catch (const std::bad_alloc &) {
+                        l.dump = FrDump();
+                        l.ok = false;
+                        l.error = files[i] + ": byte 0: out of memory while reading it";
+                    } catch (const std::exception &e) {
+                        l.dump = FrDump();
+                        l.ok = false;
+                        l.error = files[i] + ": byte 0: " + e.what();
+                    }
+                }
                 const size_t d = done.fetch_add(1) + 1;
                 if (options.progress) {
                     std::lock_guard<std::mutex> lock(progressLock);

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <zlib.h>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -135,6 +137,7 @@ private slots:
     void torchcommsJson();
     void ranksAreBounded();
     void textIsValidAndCapped();
+    void gzipBombIsBounded();
     void picklesRoundTrip_data()
     {
         QTest::addColumn<QString>("file");
@@ -494,6 +497,39 @@ void TestFrReader::textIsValidAndCapped()
         QFAIL(ex.what());
     }
     QVERIFY(text.size() < 200000);
+}
+
+// Issue 40, class 3: a gzip bomb (a JSON dump's start, then 300 MB of blanks, in about 300 KB) is refused at the
+// inflated bound (kFrMaxDumpBytes, 256 MiB), naming the file, and the folder's other dumps
+// are still read.
+void TestFrReader::gzipBombIsBounded()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::string dir = tmp.path().toStdString();
+    {
+        gzFile gz = gzopen((dir + "/nccl_trace_rank_1.gz").c_str(), "wb1");
+        QVERIFY(gz);
+        // A JSON dump's start (so it is read, not skipped as no dump), then 300 MB of blanks.
+        const std::string head = "{\"version\":\"2.4\",\"rank\":1,\"entries\":[";
+        QCOMPARE(gzwrite(gz, head.data(), unsigned(head.size())), int(head.size()));
+        const std::string blanks(size_t(1) << 20, ' ');
+        for (int k = 0; k < 300; ++k)
+            QCOMPARE(gzwrite(gz, blanks.data(), unsigned(blanks.size())), int(blanks.size()));
+        gzclose(gz);
+    }
+    std::ofstream(dir + "/nccl_trace_rank_0.json")
+        << "{\"version\":\"2.4\",\"rank\":0,\"pg_config\":{\"0\":{\"name\":\"0\",\"desc\":\"default_pg\",\"ranks\":\"[0, 1]\"}},\"entries\":[]}";
+    HangFolder folder;
+    std::string error;
+    QVERIFY2(readHangFolder(dir, folder, error), error.c_str());
+    QCOMPARE(folder.dumps.size(), size_t(1));
+    bool named = false;
+    for (const HangFolderDiag &d : folder.diags)
+        named |= d.code == "hang.dump_unreadable" && d.message.find("nccl_trace_rank_1.gz") != std::string::npos &&
+                 d.message.find(std::to_string(kFrMaxDumpBytes)) != std::string::npos;
+    QVERIFY(named);
+    QCOMPARE(folder.missing, (std::vector<int64_t>{1}));
 }
 
 QTEST_GUILESS_MAIN(TestFrReader)
