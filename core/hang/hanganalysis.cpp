@@ -574,7 +574,7 @@ HangAnalysis analyzeHang(const std::vector<FrDump> &dumps, const std::vector<int
 {
     using namespace hangdetail;
     HangAnalysis out;
-    HangState st{dumps, out.warnings, readRanks(dumps, missingDumps, worldSize, out.warnings), {}, {}};
+    HangState st{dumps, out.warnings, readRanks(dumps, missingDumps, worldSize, out.warnings), {}, {}, false, {}};
     mergeConfigs(st);
     readEntries(st);
     applyPgStatus(st);
