@@ -30,10 +30,10 @@ struct CorrRow {
 
 std::pair<const CorrRow *, const CorrRow *> equalCorr(const std::vector<CorrRow> &v, int64_t corr)
 {
+    // Both ends by binary search: a walk over the equal rows, once per CPU row of a shared
+    // correlation, was N x N before the fan-out cap could apply (issue 40).
     auto lo = std::lower_bound(v.begin(), v.end(), corr, [](const CorrRow &r, int64_t c) { return r.corr < c; });
-    auto hi = lo;
-    while (hi != v.end() && hi->corr == corr)
-        ++hi;
+    auto hi = std::upper_bound(lo, v.end(), corr, [](int64_t c, const CorrRow &r) { return c < r.corr; });
     return {v.data() + (lo - v.begin()), v.data() + (hi - v.begin())};
 }
 

@@ -4,10 +4,12 @@
 #include "htarows.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <limits>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace syncscope {
 
@@ -351,23 +353,8 @@ private:
         const uint32_t c = call.ev;
         if (call.corr < 0)
             return;
-        const auto [lo, hi] = corrRange(call.corr);
-        int32_t own = -1;
-        bool blocks = false;
-        for (size_t k = lo; k < hi; ++k) {
-            const Gpu &g = m_gpu[m_byCorr[k]];
-            const KinetoEvent &ge = m_events[g.ev];
-            if (ge.kind != EventKind::Memcpy)
-                continue;
-            const std::string_view name = m_trace.str(ge.name);
-            const bool b = api == RuntimeApi::Copy ? !copyIsDeviceToDevice(name) : copyBlocksHost(name);
-            if (!b)
-                continue;
-            blocks = true;
-            if (own < 0 || g.end > m_gpu[static_cast<uint32_t>(own)].end)
-                own = static_cast<int32_t>(m_byCorr[k]);
-        }
-        if (!blocks)
+        const int32_t own = ownCopy(call.corr, api == RuntimeApi::Copy);
+        if (own < 0)
             return;
         const Gpu &g = m_gpu[static_cast<uint32_t>(own)];
         if (g.end > call.end() + kCopyClockSlackUs || g.end <= call.ts) {
@@ -376,6 +363,34 @@ private:
         }
         ++m_stats.blockingCopies;
         add(g.ev, c, c, SyncKind::BlockingCopy, false, std::clamp(g.end - call.ts, 0.0, std::max(0.0, call.dur)));
+    }
+
+    // The copy of a correlation a copy call waits for (the latest-ending one that blocks the
+    // host), -1 none. Worked out once per correlation and kind of call: N calls sharing one
+    // correlation with N copies were N x N (issue 40: 40 k copies took 168 s).
+    int32_t ownCopy(int64_t corr, bool synchronous)
+    {
+        auto [it, fresh] = m_ownCopy.try_emplace(corr, std::array<int32_t, 2>{-2, -2});
+        int32_t &own = it->second[synchronous ? 0 : 1];
+        if (own != -2)
+            return own;
+        own = -1;
+        const auto [lo, hi] = corrRange(corr);
+        for (size_t k = lo; k < hi; ++k) {
+            const Gpu &g = m_gpu[m_byCorr[k]];
+            const KinetoEvent &ge = m_events[g.ev];
+            if (ge.kind != EventKind::Memcpy)
+                continue;
+            auto [cls, added] = m_copyClass.try_emplace(ge.name, uint8_t(0));
+            if (added) { // 1: device to device, 2: blocks the host
+                const std::string_view name = m_trace.str(ge.name);
+                cls->second = uint8_t((copyIsDeviceToDevice(name) ? 1 : 0) | (copyBlocksHost(name) ? 2 : 0));
+            }
+            const bool b = synchronous ? !(cls->second & 1) : (cls->second & 2) != 0;
+            if (b && (own < 0 || g.end > m_gpu[static_cast<uint32_t>(own)].end))
+                own = static_cast<int32_t>(m_byCorr[k]);
+        }
+        return own;
     }
 
     void syncWait(const Call &call)
@@ -542,6 +557,8 @@ private:
     std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_recordCalls;
     std::vector<std::pair<double, int64_t>> m_records; // (ts, lane recorded on, -1 unknown), by ts
     std::vector<SyncEdge> m_out;
+    std::unordered_map<int64_t, std::array<int32_t, 2>> m_ownCopy; // ownCopy's answers (-2: not yet)
+    std::unordered_map<uint32_t, uint8_t> m_copyClass;             // copy name id -> its class bits
 };
 
 } // namespace

@@ -5,6 +5,7 @@
 // launch. Each is checked on the real trace that shows it and on a generated one,
 // against the same trace written the usual way.
 #include "analysis/syncedges.h"
+#include "analysis/syncinfer.h"
 #include "analysis/traceshape.h"
 #include "cptestutil.h"
 #include "tracebuilder.h"
@@ -70,6 +71,7 @@ private slots:
     void syncRowsOnAnotherTid();
     void lateGpuStartIsNamed();
     void unconnectedWorkIsJoined();
+    void sharedCorrelationFanOut();
 };
 
 // The same trace with the old spellings: every kind, edge and the critical path the same.
@@ -285,6 +287,33 @@ void TestRealShapes::unconnectedWorkIsJoined()
     QCOMPARE(htaFirst, 3000.0); // HTA's longest chain: the main thread and its GPU work
     QCOMPARE(htaLast, 9500.0);
     QVERIFY(joined.weightUs > hta.weightUs);
+}
+
+// Issue 40, class 6: 20,000 copy calls and 20,000 copies sharing one correlation. Each call's
+// copy is worked out once per correlation (sync inference), each correlation's GPU rows are
+// added once to a window (critical path), and the launch statistics find a correlation's rows
+// by binary search: linear now (bench/fanout_benchmark.sh prints the ratios; this was 168 s
+// and 10 GB at 40,000). Every call is judged, and the path is found.
+void TestRealShapes::sharedCorrelationFanOut()
+{
+    constexpr int kN = 20000;
+    testutil::KinetoBuilder b;
+    for (int i = 0; i < kN; ++i) {
+        b.runtime("cudaMemcpyAsync", 1, 3.0 * i, 2, 7);
+        b.gpu("gpu_memcpy", "Memcpy DtoH (Device -> Pageable)", 7, 3.0 * i + 1, 1, 7);
+    }
+    Diagnostics diag;
+    const auto trace = cptest::loadInline(b.json(), diag);
+    QVERIFY(trace);
+    SyncInferenceStats stats;
+    inferSyncEdges(*trace, {}, SyncInferenceOptions(), &stats);
+    QCOMPARE(stats.blockingCopies + stats.stagedCopies, size_t(kN));
+    QCOMPARE(stats.blockingCopies, size_t(1)); // the last call: the others returned before the last copy
+    CriticalPathOptions o;
+    o.annotation = "";
+    Diagnostics cpDiag;
+    const CriticalPathResult r = analyzeCriticalPath(*trace, o, cpDiag);
+    QVERIFY2(r.success, r.reason.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestRealShapes)
