@@ -4,15 +4,23 @@
 // path (a PROTO 2 prefix) and the JSON path (a '{' prefix), in memory and from a file.
 // Invariants: a refusal names the input and a byte offset; an accepted dump's vectors
 // are bounded by the input's (decompressed) size, however the memo shares values; the
-// file and the in-memory reader agree. Never a global, a call or a crash.
+// file and the in-memory reader agree. Never a global, a call or a crash. An accepted dump
+// also goes through the hang analysis, alone and with a copy of itself as another rank
+// (issue 40): its report and summary are valid UTF-8 JSON and text, every named rank lies
+// within kFrMaxRank.
 #include "fuzzinput.h"
 
 #include "hang/flightrecorder.h"
 #include "hang/frpickle.h"
+#include "hang/hanganalysis.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 using namespace syncscope;
 
@@ -39,6 +47,24 @@ size_t items(const FrDump &d)
     return n;
 }
 
+void analyse(const FrDump &d)
+{
+    std::vector<FrDump> dumps{d, d};
+    const int64_t r = std::clamp<int64_t>(d.rank.value_or(0), -1, kFrMaxRank); // no overflow below
+    dumps[1].rank = r + 1;
+    const HangAnalysis a = analyzeHang(dumps, {r + 2}, 4);
+    try {
+        const std::string text = hangAnalysisJson(a).dump(); // throws on invalid UTF-8
+        check(!text.empty());
+    } catch (const nlohmann::json::exception &) {
+        check(false);
+    }
+    for (const HangSuspect &s : a.suspects)
+        for (const auto *v : {&s.missingRanks, &s.waitingRanks, &s.mismatchedRanks})
+            for (int64_t r : *v)
+                check(r >= 0 && r <= kFrMaxRank);
+}
+
 void one(std::string_view bytes, const std::string &name)
 {
     FrDump d;
@@ -53,6 +79,7 @@ void one(std::string_view bytes, const std::string &name)
     // zlib inflates at most ~1032 bytes per input byte.
     const size_t bound = frItemBudget(gz ? bytes.size() * 1100 : bytes.size());
     check(items(d) <= bound);
+    analyse(d);
 }
 
 } // namespace
