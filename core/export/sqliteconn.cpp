@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "sqliteconn.h"
 
+#include "json/utf8.h"
+
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace syncscope {
 
-SqliteConnection::SqliteConnection(const std::string &path) : m_path(path)
+SqliteConnection::SqliteConnection(const std::string &path, const std::string &shownAs)
+    : m_path(shownAs.empty() ? path : shownAs)
 {
     const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
     // NOMUTEX: SqliteExport serialises every use of the connection itself.
@@ -15,7 +19,7 @@ SqliteConnection::SqliteConnection(const std::string &path) : m_path(path)
         const std::string why = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
         sqlite3_close(m_db);
         m_db = nullptr;
-        throw OutputError(path + ": cannot open the SQLite database: " + why);
+        throw OutputError(m_path + ": cannot open the SQLite database: " + why);
     }
 }
 
@@ -74,6 +78,15 @@ SqliteStatement &SqliteStatement::f64(int col, double v)
 
 SqliteStatement &SqliteStatement::text(int col, std::string_view v)
 {
+    // TEXT columns hold UTF-8: a file name is bytes, and raw ones made `meta` and `ranks`
+    // unreadable to Python's sqlite3 and pandas (issue 40). Valid text is bound as it is.
+    if (std::any_of(v.begin(), v.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) {
+        const std::string valid = validUtf8(v);
+        if (valid != v) {
+            sqlite3_bind_text(m_stmt, col, valid.data(), int(valid.size()), SQLITE_TRANSIENT);
+            return *this;
+        }
+    }
     sqlite3_bind_text(m_stmt, col, v.data(), int(v.size()), SQLITE_STATIC);
     return *this;
 }

@@ -23,7 +23,8 @@ class SqliteConnection
 {
 public:
     // Opens (creates) the database file at `path`. Throws OutputError.
-    explicit SqliteConnection(const std::string &path);
+    // `shownAs`: the name messages give (the target, when `path` is its temporary file).
+    explicit SqliteConnection(const std::string &path, const std::string &shownAs = {});
     ~SqliteConnection();
     SqliteConnection(const SqliteConnection &) = delete;
     SqliteConnection &operator=(const SqliteConnection &) = delete;

@@ -58,7 +58,7 @@ SqliteExport::SqliteExport(const std::string &path, const std::vector<std::strin
         if (m->dbPath.empty())
             throw OutputError(path + ": cannot create a scratch database in " + tmp);
     }
-    m->db = std::make_unique<SqliteConnection>(m->dbPath);
+    m->db = std::make_unique<SqliteConnection>(m->dbPath, path); // messages name the target
     // The file is a temporary one, renamed only when complete: no journal or fsync
     // is needed for safety, and the writes are several times faster without them.
     m->db->exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA locking_mode=EXCLUSIVE; "

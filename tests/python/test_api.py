@@ -187,6 +187,20 @@ class Exports(unittest.TestCase):
             self.t.to_sqlite(self.device)
         self.assertEqual(read(self.device), read(SAMPLE_DEVICE))
 
+    def test_sqlite_text_is_utf8_for_any_file_name(self):
+        # Issue 40, class 8: a file name that is not UTF-8 is stored as valid text (U+FFFD),
+        # so Python's sqlite3 (and pandas) can read meta and ranks.
+        odd = os.path.join(os.fsencode(self.dir), b"d\xff.kineto.json.gz")
+        shutil.copy(SAMPLE_DEVICE, odd)
+        out = os.path.join(self.dir, "odd.db")
+        subprocess.run([os.fsencode(BIN), b"--batch", b"--quiet", b"--device", odd, b"--sqlite", os.fsencode(out)],
+                       check=True)
+        db = sqlite3.connect(out)
+        meta = dict(db.execute("select key, value from meta").fetchall())
+        self.assertIn("d\ufffd.kineto.json.gz", meta["device"])
+        db.execute("select * from ranks").fetchall()
+        db.close()
+
     def test_export_into_a_missing_folder_fails_cleanly(self):
         with self.assertRaises(syncscope.OutputError):
             self.t.export_et_plus(os.path.join(self.dir, "no", "such", "dir", "x.json"))
