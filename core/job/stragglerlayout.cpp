@@ -279,6 +279,16 @@ ParallelLayout jobParallelLayout(const std::vector<RankSummary> &ranks, const st
         }
     }
     out.tpSize = std::max<int64_t>(1, world / std::max<int64_t>(1, out.dpSize * out.ppSize));
+    // The same check as --parallelism's, for every source: a pg_config that says dp 4, pp 2
+    // on a 4-rank job is as wrong as --parallelism dp=4,pp=2 (issue 40).
+    if (out.dpSize * out.ppSize * out.tpSize != world) {
+        diag.error("straggler.bad_layout",
+                   "the layout from " + out.source + " gives dp x pp x tp = " + std::to_string(out.dpSize) + " x " +
+                       std::to_string(out.ppSize) + " x " + std::to_string(out.tpSize) + " = " +
+                       std::to_string(out.dpSize * out.ppSize * out.tpSize) + " but the job has " +
+                       std::to_string(world) + " ranks (the world size); give --parallelism");
+        out.source = "none";
+    }
     return out;
 }
 

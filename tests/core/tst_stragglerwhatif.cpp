@@ -200,6 +200,17 @@ void TestStragglerWhatIf::layoutSources()
     QVERIFY(near(sOf(w.byStage, 1), 680.0 / 455.0));
     QVERIFY(near(sOf(w.byDpRank, 0), 680.0 / 455.0)); // ranks 0 and 2
     QVERIFY(w.mS && near(*w.mS, 1.0));
+    // A pg_config that does not fit the world is refused like --parallelism (issue 40): it
+    // says dp 4 and pp 2 on a 4-rank job.
+    std::vector<RankSummary> lying = dpJob("DATA_PARALLEL_GROUP");
+    for (RankSummary &r : lying)
+        r.processGroups.push_back({"9", "PIPELINE_MODEL_PARALLEL_GROUP", 2, r.rank % 2});
+    const JobAnalysis lied = analyze(lying);
+    QVERIFY(lied.straggler && !lied.straggler->ok);
+    const auto &lyingItems = lied.diagnostics.items();
+    QVERIFY(std::any_of(lyingItems.begin(), lyingItems.end(), [](const Diagnostic &d) {
+        return d.code == "straggler.bad_layout" && d.message.find("= 8 but the job has 4 ranks") != std::string::npos;
+    }));
     // A size that does not fit the world is refused.
     const JobAnalysis bad = analyze(dpJob(), "dp=3");
     QVERIFY(bad.straggler && !bad.straggler->ok);
