@@ -24,9 +24,10 @@ enum class Sniff { Dump, Trace, Other };
 // What a file's first bytes say it is. A pickle starts with PROTO (0x80), gzip with 1f 8b
 // (inflated for the look); a JSON object is a Kineto trace or an execution trace when its
 // first keys are theirs, and a dump otherwise (the reader then decides).
-Sniff sniff(const std::string &path)
+Sniff sniff(const std::string &path, std::string *headOut = nullptr)
 {
-    std::string head;
+    std::string localHead;
+    std::string &head = headOut ? *headOut : localHead;
     try {
         auto src = openByteSource(path);
         head.resize(4096);
@@ -78,18 +79,26 @@ std::optional<int64_t> hangRankFromFileName(const std::string &name)
 
 bool folderHasFlightRecorderDumps(const std::string &dir)
 {
+    // Decided from each file's first 4 KB (inflated): the GUI asks on its own thread, and
+    // reading a whole hostile dump there froze it for minutes (issue 40). A dump's top-level
+    // keys come first (pickle: "version"; JSON, keys sorted: "comm_lib_version"/"entries").
     std::error_code ec;
     fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
     for (size_t looked = 0; !ec && it != end && looked < 100000; it.increment(ec), ++looked) {
         std::error_code e2;
-        if (it->is_regular_file(e2) && sniff(it->path().string()) == Sniff::Dump) {
-            // A JSON object that is neither trace kind may be anything: read it to be sure.
-            FrDump d;
-            std::string error;
-            if (readFlightRecorderDump(it->path().string(), d, error) &&
-                (d.rank || !d.version.empty() || !d.pgConfig.empty() || !d.entries.empty() || !d.pgStatus.empty()))
-                return true;
-        }
+        std::string head;
+        if (!it->is_regular_file(e2) || sniff(it->path().string(), &head) != Sniff::Dump)
+            continue;
+        const size_t first = head.find_first_not_of(" \t\r\n");
+        const bool json = first != std::string::npos && head[first] == '{'; // else a pickle
+        // JSON: a flight recorder key, quoted ("version" alone is in many JSON files).
+        static const char *const kJsonKeys[] = {"\"entries\"", "\"pg_config\"", "\"pg_status\"",
+                                                "\"comm_lib_version\"", "\"nccl_version\""};
+        static const char *const kPickleKeys[] = {"version", "pg_config", "entries", "pg_status"};
+        auto found = [&](const char *k) { return head.find(k) != std::string::npos; };
+        if (json ? std::any_of(std::begin(kJsonKeys), std::end(kJsonKeys), found)
+                 : std::any_of(std::begin(kPickleKeys), std::end(kPickleKeys), found))
+            return true;
     }
     return false;
 }

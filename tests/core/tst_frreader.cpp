@@ -138,6 +138,7 @@ private slots:
     void ranksAreBounded();
     void textIsValidAndCapped();
     void gzipBombIsBounded();
+    void folderSniffReadsHeadsOnly();
     void picklesRoundTrip_data()
     {
         QTest::addColumn<QString>("file");
@@ -530,6 +531,31 @@ void TestFrReader::gzipBombIsBounded()
                  d.message.find(std::to_string(kFrMaxDumpBytes)) != std::string::npos;
     QVERIFY(named);
     QCOMPARE(folder.missing, (std::vector<int64_t>{1}));
+}
+
+// Issue 40, class 5: whether a folder holds dumps is decided from each file's first 4 KB (the
+// GUI asks on its own thread): a 64 MB file that starts like a pickled dump is not parsed there
+// (the reader, off the GUI thread, refuses it later); JSON needs a flight recorder key, not just
+// "version".
+void TestFrReader::folderSniffReadsHeadsOnly()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::string dir = tmp.path().toStdString();
+    std::ofstream(dir + "/metadata.json") << "{\"metadata\": {\"version\": 3}, \"rows\": []}";
+    QVERIFY(!folderHasFlightRecorderDumps(dir));
+    {
+        std::ofstream f(dir + "/nccl_trace_rank_0", std::ios::binary);
+        f << std::string("\x80\x02}q\x00(X\x07\x00\x00\x00version", 19);
+        const std::string junk(size_t(1) << 20, '\x00');
+        for (int k = 0; k < 64; ++k)
+            f << junk;
+    }
+    QVERIFY(folderHasFlightRecorderDumps(dir)); // the old check parsed all of it, and said no
+    HangFolder folder;
+    std::string error;
+    QVERIFY2(readHangFolder(dir, folder, error), error.c_str());
+    QVERIFY(folder.dumps.empty());
 }
 
 QTEST_GUILESS_MAIN(TestFrReader)
