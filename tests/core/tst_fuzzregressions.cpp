@@ -22,6 +22,7 @@ extern "C" int replayJobSummary(const uint8_t *data, size_t size);
 extern "C" int replayEtReplay(const uint8_t *data, size_t size);
 extern "C" int replayDiff(const uint8_t *data, size_t size);
 extern "C" int replayFlightRecorder(const uint8_t *data, size_t size);
+extern "C" int replayCliArgs(const uint8_t *data, size_t size);
 
 namespace fs = std::filesystem;
 
@@ -34,7 +35,7 @@ private slots:
         QTest::addColumn<QString>("harness");
         QTest::addColumn<QString>("file");
         size_t regressions = 0;
-        for (const char *harness : {"kineto", "hostet", "chakraet", "jsonrewrite", "whatifrule", "etreplay", "diff", "jobsummary", "flightrecorder"}) {
+        for (const char *harness : {"kineto", "hostet", "chakraet", "jsonrewrite", "whatifrule", "etreplay", "diff", "jobsummary", "flightrecorder", "cliargs"}) {
             const fs::path dirs[] = {fs::path(SYNCSCOPE_FUZZ_DIR) / "corpus" / harness,
                                      fs::path(testutil::fixture("fuzz-regressions")) / harness};
             for (const fs::path &dir : dirs) {
@@ -78,6 +79,8 @@ private slots:
             rc = replayDiff(data, bytes.size());
         else if (harness == "flightrecorder")
             rc = replayFlightRecorder(data, bytes.size());
+        else if (harness == "cliargs")
+            rc = replayCliArgs(data, bytes.size());
         else
             rc = replayWhatIfRule(data, bytes.size());
         QCOMPARE(rc, 0);
