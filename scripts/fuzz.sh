@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 rss="${FUZZ_RSS_MB:-2048}"
 timeout="${FUZZ_TIMEOUT:-10}"
-harnesses="${*:-kineto hostet chakraet jsonrewrite whatifrule etreplay diff jobsummary flightrecorder}"
+harnesses="${*:-kineto hostet chakraet jsonrewrite whatifrule etreplay diff jobsummary flightrecorder cliargs}"
 # In CI the run must be reproducible: a fixed seed and a fixed number of inputs
 # (FUZZ_RUNS, default 2000; still capped at FUZZ_SECONDS), so a CI verdict does
 # not depend on luck or machine speed. Locally the fuzzers explore freely.
