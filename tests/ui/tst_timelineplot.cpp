@@ -6,9 +6,12 @@
 #include "timeline/overviewstrip.h"
 #include "timeline/timelinelayers.h"
 #include "timeline/timelineview.h"
+#include "testutil.h"
+#include "tracebuilder.h"
 #include "uitestutil.h"
 
 #include "analysis/criticalpath.h"
+#include "parse/traceloader.h"
 
 #include <QCheckBox>
 #include <QSettings>
@@ -69,6 +72,7 @@ private Q_SLOTS:
     void repaintIsPixelBound();
     void fitAllRedOnlyWhereThePathIs();
     void darkPalette();
+    void deepStacksOpenCollapsed();
 
 private:
     std::shared_ptr<Analysis> m_analysis;
@@ -725,6 +729,49 @@ void TestTimelinePlot::darkPalette()
     QCOMPARE(plot()->colors().background, timelineColors(true).background);
     plot()->setPalette(QPalette(QColor(0xf0, 0xf0, 0xf0)));
     QVERIFY(!plot()->colors().dark);
+}
+
+// Issue 41: a thread with 60 nested Python frames (with_stack=True) opens collapsed, so the GPU
+// lane is on the first screen; a click on its label expands it. The sample (shallow) opens as
+// it is.
+void TestTimelinePlot::deepStacksOpenCollapsed()
+{
+    for (const RowGeometry::Item &it : plot()->geometry().items)
+        if (!it.header)
+            QVERIFY(!plot()->groupCollapsed(it.group));
+    testutil::KinetoBuilder b;
+    for (int d = 0; d < 60; ++d) // expanded: 60 rows, over 1,200 px before the GPU lane
+        b.cpu("frame" + std::to_string(d), 1, 100 + d, 1000 - 2 * d, -1, -1, "python_function");
+    b.cpu("aten::mm", 1, 200, 20, 1).runtime("cudaLaunchKernel", 1, 205, 5, 1, 1).kernel("gemm", 7, 215, 300, 1, 1);
+    const std::string path = testutil::tempDir() + "/deep_stack.json";
+    testutil::writeText(path, b.json());
+    Diagnostics diag;
+    const LoadedTrace t = loadTrace(path, diag);
+    QVERIFY(t.complete && t.device);
+    TimelineView view;
+    view.resize(1500, 900);
+    view.setModel(buildTimelineModel(t.device));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    TimelinePlot *p = view.plot();
+    const auto &groups = p->model()->layout.groups;
+    int gpuY = -1;
+    uint32_t cpuGroup = 0;
+    for (const RowGeometry::Item &it : p->geometry().items) {
+        if (it.header || !it.groupFirst)
+            continue;
+        if (groups[it.group].gpu && gpuY < 0)
+            gpuY = it.y;
+        if (!groups[it.group].gpu && groups[it.group].rowCount > 8) {
+            cpuGroup = it.group;
+            QVERIFY(p->groupCollapsed(it.group));
+        }
+    }
+    QVERIFY2(gpuY >= 0 && gpuY + p->rowHeight() <= p->visibleHeight(),
+             qPrintable(QString("GPU lane at %1 px of %2").arg(gpuY).arg(p->visibleHeight())));
+    p->setGroupCollapsed(cpuGroup, false); // what a click on the label does
+    QVERIFY(!p->groupCollapsed(cpuGroup));
+    QVERIFY(p->contentHeight() > p->visibleHeight());
 }
 
 QTEST_MAIN(TestTimelinePlot)

@@ -63,6 +63,7 @@ void TimelinePlot::setModel(std::shared_ptr<TimelineModel> model)
     m_collapsed.assign(m_model ? m_model->layout.groups.size() : 0, false);
     m_pinned.assign(m_collapsed.size(), false);
     m_hidden.assign(m_collapsed.size(), false);
+    collapseDeepStacks();
     m_scrollY = 0;
     rebuildGeometry();
     if (m_model) {
@@ -92,6 +93,32 @@ void TimelinePlot::setProjection(std::shared_ptr<const ProjectedShifts> shifts)
 {
     m_projection = std::move(shifts);
     refresh();
+}
+
+// A trace recorded with_stack=True nests 40-80 Python frames on a CPU thread: expanded, they
+// put every GPU lane below the fold (issue 41). When more rows than kRowsBeforeGpu come before
+// the first GPU lane, the CPU lanes deeper than kOpenDepth rows open collapsed (their first
+// row: the top-level ops); a click on a lane's label expands it.
+void TimelinePlot::collapseDeepStacks()
+{
+    constexpr uint32_t kRowsBeforeGpu = 24, kOpenDepth = 8;
+    if (!m_model || m_model->isJob())
+        return;
+    const auto &groups = m_model->layout.groups;
+    uint32_t before = 0;
+    bool gpu = false;
+    for (const LaneGroup &g : groups) {
+        if (g.gpu) {
+            gpu = true;
+            break;
+        }
+        before += g.rowCount;
+    }
+    if (!gpu || before <= kRowsBeforeGpu)
+        return;
+    for (size_t i = 0; i < groups.size(); ++i)
+        if (!groups[i].gpu && groups[i].rowCount > kOpenDepth)
+            m_collapsed[i] = true;
 }
 
 void TimelinePlot::modelChanged()

@@ -185,6 +185,7 @@ private:
     void applyRange(const TimeRange &r); // no history
     void beginGesture();                 // records once per burst of wheel/keys
     void rebuildGeometry();
+    void collapseDeepStacks();
     void refresh();
     void applyColors();
     void applyTimeBase(); // the axis title: what its 0 is
