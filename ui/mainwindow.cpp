@@ -320,6 +320,14 @@ HangWindow *MainWindow::openHang(const QString &dir)
     connect(window, &HangWindow::timelineRequested, this, &MainWindow::openJobTimeline);
     m_hang = window;
     m_statusLabel->setText(tr("%1 holds flight recorder dumps: opened in the hang view.").arg(dir));
+    // A dump folder read is in Recent like a job folder (issue 41): the entry reopens it here.
+    connect(window, &HangWindow::loadFinished, this, [this, dir](bool ok) {
+        if (!ok || !m_recordRecent)
+            return;
+        addRecentPair({QString(), dir});
+        rebuildRecentMenu();
+        m_start->refresh();
+    });
     window->open(dir);
     window->show();
     return window;

@@ -8,6 +8,7 @@
 #include "hang/hanganalysis.h"
 #include "hang/hangfolder.h"
 #include "mainwindow.h"
+#include "recentpairs.h"
 #include "testutil.h"
 #include "tracegen.h"
 
@@ -17,6 +18,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -50,6 +52,7 @@ private Q_SLOTS:
     void kinetoOnlyFolderStillOpensJob();
     void realDumpsAgreeWithTheReport_data();
     void realDumpsAgreeWithTheReport();
+    void hangFolderIsRecent();
 
 private:
     QString writeCase(const std::string &name);
@@ -475,6 +478,29 @@ void TestHangView::realDumpsAgreeWithTheReport()
     const QImage &img = h->grid()->renderedImage();
     QCOMPARE(QColor(img.pixel(h->grid()->cellCenter(row, rank) - h->grid()->cellsRect().topLeft())),
              hangCellColor(HangCellState::Never));
+}
+
+// Issue 41: a dump folder read is in Recent, and its entry opens the hang view again.
+void TestHangView::hangFolderIsRecent()
+{
+    QStandardPaths::setTestModeEnabled(true); // the list goes to a test location
+    clearRecentPairs();
+    m_w->setRecordRecent(true);
+    const QString dir = writeCase("never_enters");
+    QVERIFY(openHang(dir));
+    const auto recent = recentPairs();
+    QVERIFY(!recent.empty());
+    QVERIFY(recent.front().host.isEmpty());
+    QCOMPARE(recent.front().device, dir);
+    HangWindow *first = m_w->hangWindow();
+    m_w->openFiles(recent.front().device); // what Open Recent and the start page do
+    HangWindow *again = m_w->hangWindow();
+    QVERIFY(again && again != first);
+    QSignalSpy done(again, &HangWindow::loadFinished);
+    QVERIFY(done.wait(60000) && done.first().first().toBool());
+    QCOMPARE(again->analysis()->suspects.front().pgName, std::string("0"));
+    m_w->setRecordRecent(false);
+    clearRecentPairs();
 }
 
 QTEST_MAIN(TestHangView)
