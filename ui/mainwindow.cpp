@@ -100,6 +100,7 @@ MainWindow::MainWindow(QWidget *parent)
 
     connect(m_start, &StartPage::openPairRequested, this, &MainWindow::showOpenDialog);
     connect(m_start, &StartPage::sampleRequested, this, &MainWindow::openSample);
+    connect(m_start, &StartPage::openFolderRequested, this, &MainWindow::showOpenJobDialog);
     connect(m_start, &StartPage::recentRequested, this,
             [this](const RecentPair &p) { openFiles(p.host.isEmpty() ? p.device : p.host, p.host.isEmpty() ? QString() : p.device); });
 

@@ -343,7 +343,7 @@ void MainWindow::showOpenJobDialog()
 {
     const QString last = m_job->lastDir();
     const QString start = last.isEmpty() ? QString() : QFileInfo(last).absolutePath();
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open job (a folder of ranks)"), start);
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a job (a folder of ranks) or a folder of flight recorder dumps"), start);
     if (!dir.isEmpty())
         openJob(dir);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// What the window shows before a trace is open: Open pair, the sample, recent pairs.
+// What the window shows before a trace is open: Open pair, Open folder (a job or flight
+// recorder dumps), the sample, recent pairs and folders.
 #pragma once
 
 #include "recentpairs.h"
@@ -19,15 +20,18 @@ public:
     void refresh(); // re-reads the recent pairs
     void setSampleAvailable(bool available);
     QListWidget *recentList() const { return m_recent; }
+    QPushButton *openFolderButton() const { return m_folder; }
 
 Q_SIGNALS:
     void openPairRequested();
+    void openFolderRequested(); // a job's folder, or one of flight recorder dumps
     void sampleRequested();
     void recentRequested(const RecentPair &pair);
 
 private:
     QListWidget *m_recent;
     QPushButton *m_sample;
+    QPushButton *m_folder;
     std::vector<RecentPair> m_pairs;
 };
 

@@ -13,6 +13,7 @@
 #include "panels/syncwaitspanel.h"
 #include "recentpairs.h"
 #include "shortcuts.h"
+#include "startpage.h"
 #include "timeline/timelineview.h"
 #include "tracegen.h"
 #include "testutil.h"
@@ -24,6 +25,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QPushButton>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -100,6 +102,7 @@ private Q_SLOTS:
     void badInputGoesToDiagnostics();
     void dropOpensPairInEitherOrder();
     void recentPairs();
+    void startPageOpensFolders();
     void cancelStopsLoading();
     void windowKeysWorkAnywhere();
     void shortcutsDialogListsKeys();
@@ -838,6 +841,19 @@ void TestMainWindow::headlessScreenshot()
     QCOMPARE(runSyncscope({QStringLiteral("--sample"), QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
                            QStringLiteral("big")}, &err), 2);
     QVERIFY(err.contains("--size"));
+}
+
+// Issue 41: the start page offers a job or hang dumps folder next to Open pair.
+void TestMainWindow::startPageOpensFolders()
+{
+    MainWindow w;
+    const auto *page = w.findChild<StartPage *>();
+    QVERIFY(page && page->openFolderButton());
+    QVERIFY(page->openFolderButton()->text().contains(QStringLiteral("hang dumps folder")));
+    StartPage alone; // not connected to a window: no dialog opens
+    QSignalSpy asked(&alone, &StartPage::openFolderRequested);
+    QTest::mouseClick(alone.openFolderButton(), Qt::LeftButton);
+    QCOMPARE(asked.count(), 1);
 }
 
 QTEST_MAIN(TestMainWindow)
