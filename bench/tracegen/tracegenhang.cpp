@@ -527,51 +527,36 @@ HangCase nestedEpActiveOnly()
 
 // A 4-stage pipeline (group "1", ranks 0..3) as Megatron runs it: each stage receives from
 // the previous one, posts an isend to the next and goes on, then every rank joins a world
-// all_reduce (group "0"). Rank 2 stops before step 3's receive (a blocked CPU): its dump
-// holds no active entry. Rank 1's isend to 2 and rank 3's receive from 2 stay pending; the
+// all_reduce (group "0"). With `ring`, stage 0 receives from stage 3 too (as interleaved
+// pipelines do): "recv 0<-3" on one rank and "recv 3<-0" on another are different pairs, not a
+// desync. Rank 2 stops before step 3's receive (pipeline) or isend (ring), a blocked CPU: its
+// dump holds no active entry. The isend to 2 and the receive from 2 stay pending; the
 // all_reduce of step 3 (seq 4) waits for 2, and for 3, stuck in its receive.
-HangCase ppPipelineActiveOnly()
+HangCase pipelineActiveOnly(bool ring)
 {
     Sim sim(4);
     sim.group("0", "default_pg", range(0, 4));
     sim.group("1", "PIPELINE_MODEL_PARALLEL_GROUP", range(0, 4));
     for (int step = 0; step < 4; ++step)
         for (int64_t r = 0; r < 4; ++r) {
-            if (r > 0)
-                sim.recv(r, "1", r - 1, {8, 1024}, "BFloat16");
-            if (r < 3)
-                sim.isend(r, "1", r + 1, {8, 1024}, "BFloat16");
+            if (ring) {
+                sim.isend(r, "1", (r + 1) % 4, {8, 1024}, "BFloat16");
+                sim.recv(r, "1", (r + 3) % 4, {8, 1024}, "BFloat16");
+            } else {
+                if (r > 0)
+                    sim.recv(r, "1", r - 1, {8, 1024}, "BFloat16");
+                if (r < 3)
+                    sim.isend(r, "1", r + 1, {8, 1024}, "BFloat16");
+            }
             sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
         }
-    sim.halt[2] = 9; // step 3's receive
-    HangCase c{"pp_pipeline_active_only", sim.run(), {}, 4, {}};
+    sim.halt[2] = 9; // step 3's first op
+    HangCase c{ring ? "pp_ring_active_only" : "pp_pipeline_active_only", sim.run(), {}, 4, {}};
     activeOnly(c.dumps);
+    // The p2p finding shows the earliest pending op: the pipeline's receive (p2p seq 4 on rank 3)
+    // or the ring's send from rank 1 (its 7th p2p op in the group).
     c.expected = {expect("0", "empty_dump", 4, {2, 3}, {}, {0, 1}, true, {"1"}),
-                  expect("1", "empty_dump", 4, {2}, {}, {1, 3}, false, {}, true)};
-    return c;
-}
-
-// The same stages as a ring (each stage receives from the one before it, stage 0 from stage
-// 3, as interleaved pipelines do): stage 2 stops before step 3's isend. Stage 3's receive from
-// 2 and stage 1's isend to 2 stay pending; "recv 0<-3" on one rank and "recv 3<-0" on another
-// are different pairs, not a desync.
-HangCase ppRingActiveOnly()
-{
-    Sim sim(4);
-    sim.group("0", "default_pg", range(0, 4));
-    sim.group("1", "PIPELINE_MODEL_PARALLEL_GROUP", range(0, 4));
-    for (int step = 0; step < 4; ++step)
-        for (int64_t r = 0; r < 4; ++r) {
-            sim.isend(r, "1", (r + 1) % 4, {8, 1024}, "BFloat16");
-            sim.recv(r, "1", (r + 3) % 4, {8, 1024}, "BFloat16");
-            sim.coll(r, "0", "nccl:all_reduce", {1024}, "Float");
-        }
-    sim.halt[2] = 9; // step 3's isend
-    HangCase c{"pp_ring_active_only", sim.run(), {}, 4, {}};
-    activeOnly(c.dumps);
-    // The p2p finding shows rank 1's send (its 7th p2p op in the group), the earliest pending.
-    c.expected = {expect("0", "empty_dump", 4, {2, 3}, {}, {0, 1}, true, {"1"}),
-                  expect("1", "empty_dump", 7, {2}, {}, {1, 3}, false, {}, true)};
+                  expect("1", "empty_dump", ring ? 7 : 4, {2}, {}, {1, 3}, false, {}, true)};
     return c;
 }
 
@@ -645,7 +630,7 @@ std::vector<HangCase> generateHangCases()
     return {neverEnters(),         otherSize(),          emptyAndAbsent(),
             p2pDesync(),           coalescedHealthy(),   coalescedOtherSize(),
             coalescedNeverEntered(), batchP2pHealthy(),  nestedEpActiveOnly(),
-            ppPipelineActiveOnly(), ppRingActiveOnly(),   allEnteredActiveOnly(),
+            pipelineActiveOnly(false), pipelineActiveOnly(true), allEnteredActiveOnly(),
             nestedEp()};
 }
 

@@ -95,7 +95,8 @@ struct LongestPath {
 LongestPath longestPath(const CpGraph &graph, bool clampNegative);
 
 // Default mode, whole trace (docs/critical_path.md, departure 10): where the longest path starts
-// (ends) more than `tolUs` after (before) the graph's first (last) node, the longest path
+// (ends) more than `tolFraction` of the span (at least 1 µs) after (before) the first (last)
+// `ends` node, the longest path
 // ending before its start (starting after its end) that it does not reach is joined to it by a
 // 0-weight dependency edge, in time order, until the path spans the trace. Work that no
 // recorded dependency connects (another thread, CPU work before the first launch or after the
@@ -105,7 +106,7 @@ struct CpStitch {
     double gapUs = 0; // summed time between the joined nodes
 };
 // `ends`: per node, 1 where it may be a trace end or a join (an op, not an annotation's bound).
-CpStitch stitchToTraceEnds(CpGraph &graph, LongestPath &path, bool clampNegative, double tolUs,
+CpStitch stitchToTraceEnds(CpGraph &graph, LongestPath &path, bool clampNegative, double tolFraction,
                            const std::vector<uint8_t> &ends);
 
 // networkx's topological order (Kahn by generations over the graph nodes in

@@ -4,6 +4,7 @@
 #include "cpgraph.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace syncscope {
@@ -76,17 +77,61 @@ void longestAll(const CpGraph &g, const std::vector<double> &w, bool forward, st
     }
 }
 
-// u->v: the graph's own edge where it has one (a path start whose in-edges weigh below 0),
-// else a new 0-weight dependency edge.
-int32_t joinEdge(CpGraph &g, int32_t u, int32_t v)
+// One join at the path's start (`atStart`) or end: the heaviest chain ending no later than
+// its start (starting no earlier than its end) that the path does not reach, joined by the
+// graph's own edge where there is one (a path start whose in-edges weigh below 0), else by a
+// new 0-weight dependency edge. False when no chain qualifies. `w`: the solve weights, one
+// per edge, kept in step with the graph.
+bool joinOnce(CpGraph &g, LongestPath &lp, std::vector<double> &w, const std::vector<uint8_t> &ends, bool atStart,
+              CpStitch &out)
 {
-    const int32_t e = g.findEdge(u, v);
-    return e >= 0 ? e : g.addEdgeAfterFinish(u, v, CpEdgeType::Dependency, 0);
+    const int32_t at = atStart ? lp.nodes.front() : lp.nodes.back();
+    std::vector<double> dist;
+    std::vector<int32_t> link;
+    longestAll(g, w, atStart, dist, link);
+    const std::vector<uint8_t> connected = reachable(g, at, atStart);
+    auto fits = [&](int32_t v) { return atStart ? g.nodeTime[v] <= g.nodeTime[at] : g.nodeTime[v] >= g.nodeTime[at]; };
+    auto closer = [&](int32_t a, int32_t b) { return atStart ? g.nodeTime[a] > g.nodeTime[b] : g.nodeTime[a] < g.nodeTime[b]; };
+    int32_t best = -1;
+    for (int32_t v : g.graphNodes)
+        if (ends[v] && !connected[v] && fits(v) &&
+            (best < 0 || dist[v] > dist[best] || (dist[v] == dist[best] && closer(v, best))))
+            best = v;
+    if (best < 0)
+        return false;
+    std::vector<int32_t> nodes, edges; // the chain, from `best` outwards
+    for (int32_t v = best;; v = atStart ? g.edgeFrom[link[v]] : g.edgeTo[link[v]]) {
+        nodes.push_back(v);
+        if (link[v] < 0)
+            break;
+        edges.push_back(link[v]);
+    }
+    const int32_t u = atStart ? best : at, v = atStart ? at : best;
+    int32_t join = g.findEdge(u, v);
+    if (join < 0) {
+        join = g.addEdgeAfterFinish(u, v, CpEdgeType::Dependency, 0);
+        w.push_back(0.0);
+    }
+    lp.weight += dist[best] + w[static_cast<size_t>(join)];
+    out.gapUs += std::abs(g.nodeTime[at] - g.nodeTime[best]);
+    if (atStart) {
+        std::reverse(nodes.begin(), nodes.end());
+        std::reverse(edges.begin(), edges.end());
+        edges.push_back(join);
+        lp.nodes.insert(lp.nodes.begin(), nodes.begin(), nodes.end());
+        lp.edges.insert(lp.edges.begin(), edges.begin(), edges.end());
+    } else {
+        lp.edges.push_back(join);
+        lp.nodes.insert(lp.nodes.end(), nodes.begin(), nodes.end());
+        lp.edges.insert(lp.edges.end(), edges.begin(), edges.end());
+    }
+    ++out.joins;
+    return true;
 }
 
 } // namespace
 
-CpStitch stitchToTraceEnds(CpGraph &g, LongestPath &lp, bool clamp, double tolUs, const std::vector<uint8_t> &ends)
+CpStitch stitchToTraceEnds(CpGraph &g, LongestPath &lp, bool clamp, double tolFraction, const std::vector<uint8_t> &ends)
 {
     CpStitch out;
     if (!lp.ok || lp.nodes.empty() || g.graphNodes.empty())
@@ -97,63 +142,14 @@ CpStitch stitchToTraceEnds(CpGraph &g, LongestPath &lp, bool clamp, double tolUs
             t0 = std::min(t0, g.nodeTime[v]);
             t1 = std::max(t1, g.nodeTime[v]);
         }
+    if (!(t1 >= t0))
+        return out;
+    const double tolUs = std::max(1.0, tolFraction * (t1 - t0));
     constexpr int kMaxJoins = 32; // each costs a pass over the graph
-    std::vector<double> dist;
-    std::vector<int32_t> link;
-    // Its start: join the heaviest path that ends no later than it starts.
-    while (out.joins < kMaxJoins && g.nodeTime[lp.nodes.front()] - t0 > tolUs) {
-        const int32_t s = lp.nodes.front();
-        const std::vector<double> w = solveWeights(g, clamp);
-        longestAll(g, w, /*forward=*/true, dist, link);
-        const std::vector<uint8_t> after = reachable(g, s, true);
-        int32_t best = -1;
-        for (int32_t u : g.graphNodes)
-            if (ends[u] && !after[u] && g.nodeTime[u] <= g.nodeTime[s] &&
-                (best < 0 || dist[u] > dist[best] || (dist[u] == dist[best] && g.nodeTime[u] > g.nodeTime[best])))
-                best = u;
-        if (best < 0)
-            break;
-        std::vector<int32_t> nodes, edges;
-        for (int32_t v = best;; v = g.edgeFrom[link[v]]) {
-            nodes.push_back(v);
-            if (link[v] < 0)
-                break;
-            edges.push_back(link[v]);
-        }
-        std::reverse(nodes.begin(), nodes.end());
-        std::reverse(edges.begin(), edges.end());
-        const int32_t join = joinEdge(g, best, s);
-        edges.push_back(join);
-        out.gapUs += g.nodeTime[s] - g.nodeTime[best];
-        lp.weight += dist[best] + (join < static_cast<int32_t>(w.size()) ? w[join] : 0.0);
-        lp.nodes.insert(lp.nodes.begin(), nodes.begin(), nodes.end());
-        lp.edges.insert(lp.edges.begin(), edges.begin(), edges.end());
-        ++out.joins;
+    std::vector<double> w = solveWeights(g, clamp);
+    while (out.joins < kMaxJoins && g.nodeTime[lp.nodes.front()] - t0 > tolUs && joinOnce(g, lp, w, ends, true, out)) {
     }
-    // Its end: join the heaviest path that starts no earlier than it ends.
-    while (out.joins < kMaxJoins && t1 - g.nodeTime[lp.nodes.back()] > tolUs) {
-        const int32_t e = lp.nodes.back();
-        const std::vector<double> w = solveWeights(g, clamp);
-        longestAll(g, w, /*forward=*/false, dist, link);
-        const std::vector<uint8_t> before = reachable(g, e, false);
-        int32_t best = -1;
-        for (int32_t v : g.graphNodes)
-            if (ends[v] && !before[v] && g.nodeTime[v] >= g.nodeTime[e] &&
-                (best < 0 || dist[v] > dist[best] || (dist[v] == dist[best] && g.nodeTime[v] < g.nodeTime[best])))
-                best = v;
-        if (best < 0)
-            break;
-        const int32_t join = joinEdge(g, e, best);
-        lp.edges.push_back(join);
-        out.gapUs += g.nodeTime[best] - g.nodeTime[e];
-        lp.weight += dist[best] + (join < static_cast<int32_t>(w.size()) ? w[join] : 0.0);
-        for (int32_t v = best;; v = g.edgeTo[link[v]]) {
-            lp.nodes.push_back(v);
-            if (link[v] < 0)
-                break;
-            lp.edges.push_back(link[v]);
-        }
-        ++out.joins;
+    while (out.joins < kMaxJoins && t1 - g.nodeTime[lp.nodes.back()] > tolUs && joinOnce(g, lp, w, ends, false, out)) {
     }
     return out;
 }

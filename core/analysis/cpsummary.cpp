@@ -5,7 +5,6 @@
 #include "cpbuild.h"
 
 #include <algorithm>
-#include <limits>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -247,14 +246,9 @@ bool analyzeWindow(CpaContext &ctx, const std::vector<uint32_t> &clipped, Critic
     if (!ctx.exact && out.window.wholeTrace) {
         // The trace's ends are its ops' (an annotation such as ProfilerStep#N only brackets them).
         std::vector<uint8_t> ends(static_cast<size_t>(g.nodeCount()), 0);
-        double t0 = std::numeric_limits<double>::infinity(), t1 = -t0;
         for (int32_t v : g.graphNodes)
-            if (ctx.rows.catRole(static_cast<uint32_t>(g.nodeEvent[v])) != CatUserAnnotation) {
-                ends[v] = 1;
-                t0 = std::min(t0, g.nodeTime[v]);
-                t1 = std::max(t1, g.nodeTime[v]);
-            }
-        const CpStitch st = stitchToTraceEnds(g, lp, clamp, std::max(1.0, 0.01 * (t1 - t0)), ends);
+            ends[v] = ctx.rows.catRole(static_cast<uint32_t>(g.nodeEvent[v])) != CatUserAnnotation;
+        const CpStitch st = stitchToTraceEnds(g, lp, clamp, 0.01, ends);
         out.stitchJoins = st.joins;
         if (st.joins > 0)
             diag.info("cpa.stitched",

@@ -40,19 +40,29 @@ bool groupNameLess(const std::string &a, const std::string &b)
     return a < b;
 }
 
-// Per finding, the findings that explain it (empty: not explained, a root candidate).
-std::vector<std::set<size_t>> explanations(const std::vector<HangSuspect> &found)
+// rank -> the findings it is stuck in (waiting or mismatched), in finding order.
+using RankFindings = std::unordered_map<int64_t, std::vector<size_t>>;
+
+RankFindings stuckIndex(const std::vector<HangSuspect> &found)
 {
-    const size_t n = found.size();
-    std::unordered_map<int64_t, std::vector<size_t>> stuckIn, missingIn;
-    for (size_t i = 0; i < n; ++i) {
+    RankFindings stuckIn;
+    for (size_t i = 0; i < found.size(); ++i) {
         for (int64_t r : found[i].waitingRanks)
             stuckIn[r].push_back(i);
         for (int64_t r : found[i].mismatchedRanks)
             stuckIn[r].push_back(i);
+    }
+    return stuckIn;
+}
+
+// Per finding, the findings that explain it (empty: not explained, a root candidate).
+std::vector<std::set<size_t>> explanations(const std::vector<HangSuspect> &found, const RankFindings &stuckIn)
+{
+    const size_t n = found.size();
+    RankFindings missingIn;
+    for (size_t i = 0; i < n; ++i)
         for (int64_t r : found[i].missingRanks)
             missingIn[r].push_back(i);
-    }
     auto earlier = [&](size_t a, size_t b) { // a's stuck op created before b's
         return found[a].timeCreatedNs >= 0 && found[b].timeCreatedNs >= 0 && found[a].timeCreatedNs < found[b].timeCreatedNs;
     };
@@ -97,18 +107,9 @@ std::vector<std::set<size_t>> explanations(const std::vector<HangSuspect> &found
     return explainedBy;
 }
 
-} // namespace
-
 // Per finding, its missing ranks stuck in another finding (the earliest created).
-void markHeld(std::vector<HangSuspect> &found)
+void markHeld(std::vector<HangSuspect> &found, const RankFindings &stuckIn)
 {
-    std::unordered_map<int64_t, std::vector<size_t>> stuckIn;
-    for (size_t i = 0; i < found.size(); ++i) {
-        for (int64_t r : found[i].waitingRanks)
-            stuckIn[r].push_back(i);
-        for (int64_t r : found[i].mismatchedRanks)
-            stuckIn[r].push_back(i);
-    }
     for (size_t f = 0; f < found.size(); ++f)
         for (int64_t r : found[f].missingRanks) {
             auto it = stuckIn.find(r);
@@ -141,11 +142,14 @@ void markHeld(std::vector<HangSuspect> &found)
     }
 }
 
+} // namespace
+
 void rankFindings(std::vector<HangSuspect> found, HangAnalysis &out)
 {
-    markHeld(found);
+    const RankFindings stuckIn = stuckIndex(found); // markHeld changes no waiting or mismatched rank
+    markHeld(found, stuckIn);
     const size_t n = found.size();
-    std::vector<std::set<size_t>> explainedBy = explanations(found);
+    std::vector<std::set<size_t>> explainedBy = explanations(found, stuckIn);
     auto orderLess = [&](size_t a, size_t b) {
         const HangSuspect &x = found[a], &y = found[b];
         // A wrong op first; then collectives, whose members all reach them at one point of

@@ -130,16 +130,20 @@ std::shared_ptr<HangGrid> buildHangGrid(const HangAnalysis &a, int64_t worldSize
             uint8_t *cells = g->cells.data() + size_t(row) * width;
             // It never enqueued the stuck op, whatever it did before (an active-only dump
             // still holds its older pending entries; an empty one whose pg_status gave its
-            // progress is known to have stopped before). Not a rank held elsewhere.
-            std::map<int64_t, int64_t> enqueued;
-            for (const auto &m : a.groups[it->second].members)
-                enqueued.emplace(m.rank, m.lastEnqueued);
+            // progress is known to have stopped before). Not a rank held elsewhere. The
+            // member list is searched only for empty dumps (rare): a map of the 10,000-rank
+            // world group per finding was built before.
+            const auto &members = a.groups[it->second].members;
+            auto progressKnown = [&](int64_t r) { // an empty dump whose pg_status gave its progress
+                auto m = std::find_if(members.begin(), members.end(), [r](const HangMemberStatus &x) { return x.rank == r; });
+                return m != members.end() && m->lastEnqueued >= 0;
+            };
             for (int64_t r : s.missingRanks) {
                 if (r < 0 || r >= g->ranks || std::binary_search(s.heldRanks.begin(), s.heldRanks.end(), r))
                     continue;
                 const auto c = HangCellState(cells[r]);
                 if (c == HangCellState::Completed || c == HangCellState::Scheduled || c == HangCellState::Started ||
-                    (c == HangCellState::EmptyDump && enqueued[r] >= 0))
+                    (c == HangCellState::EmptyDump && progressKnown(r)))
                     cells[r] = uint8_t(HangCellState::Never);
             }
             std::vector<int64_t> all = s.missingRanks;
