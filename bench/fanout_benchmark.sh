@@ -9,14 +9,16 @@ BUILD=${1:-build}
 N=${2:-10000}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-for shape in memcpy launches waits; do
+for shape in ${SHAPES:-memcpy launches waits streamwaits}; do
     prev=""
     for mult in 1 2 4 8; do
         n=$((N * mult))
         python3 bench/fanout/gen_fanout.py "$shape" "$n" "$WORK/t.json"
         /usr/bin/time -f "%e %M" -o "$WORK/time" "$BUILD/app/syncscope" --batch --quiet --device "$WORK/t.json" \
             --report "$WORK/r.json" >/dev/null 2>&1 || true
-        read -r secs kb < "$WORK/time"
+        read -r secs kb <<EOF
+$(tail -n 1 "$WORK/time")
+EOF
         ratio=""
         [ -n "$prev" ] && ratio=$(awk -v a="$secs" -v b="$prev" 'BEGIN { if (b > 0) printf "x%.2f", a / b }')
         printf '%-9s N=%-7s %6.2f s %7d KB %s\n' "$shape" "$n" "$secs" "$kb" "$ratio"

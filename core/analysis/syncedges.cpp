@@ -175,7 +175,8 @@ std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &di
     if (options.htaExact)
         return edges;
     SyncInferenceStats stats;
-    std::vector<SyncEdge> inferred = inferSyncEdges(trace, edges, SyncInferenceOptions(), &stats);
+    const SyncInferenceOptions inference;
+    std::vector<SyncEdge> inferred = inferSyncEdges(trace, edges, inference, &stats);
     if (!inferred.empty()) {
         size_t gpu = 0;
         for (const SyncEdge &e : inferred)
@@ -189,6 +190,14 @@ std::vector<SyncEdge> findAllSyncEdges(const KinetoTrace &trace, Diagnostics &di
                       " GPU->GPU; --hta-exact leaves them out",
                   trace.path);
     }
+    if (stats.waitScansCut > 0)
+        diag.warning("sync.wait_scan_cut",
+                     trace.path + ": " + std::to_string(stats.waitScansCut) +
+                         " queued GPU ops had more than " + std::to_string(inference.maxWaitCandidates) +
+                         " ops of other streams ending just before they started; only the " +
+                         std::to_string(inference.maxWaitCandidates) +
+                         " that ended last were examined for the stream wait that held each back",
+                     trace.path);
     edges.insert(edges.end(), inferred.begin(), inferred.end());
     return edges;
 }

@@ -95,6 +95,7 @@ constexpr size_t kMaxScan = 4096;
 // Event records / stream waits looked at per candidate GPU->GPU edge, at most.
 constexpr size_t kMaxCallScan = 256;
 
+
 // A runtime or driver call, copied out of the (large) event records once.
 struct Call {
     uint32_t ev;
@@ -516,6 +517,7 @@ private:
         // digits than the GPU's clock, can put an awaited op's end just past its waiter's start).
         auto it = m_byEnd.begin() +
                   (std::upper_bound(m_endSorted.begin(), m_endSorted.end(), g.ts + kCopyClockSlackUs) - m_endSorted.begin());
+        size_t examined = 0;
         while (it != m_byEnd.begin()) {
             --it;
             const Gpu &o = m_gpu[*it];
@@ -523,6 +525,10 @@ private:
                 return;
             if (o.device != g.device || o.lane == g.lane || !(g.launchTs < o.end))
                 continue;
+            if (++examined > m_o.maxWaitCandidates) {
+                ++m_stats.waitScansCut;
+                return;
+            }
             // Evidence of an ordering between the two launches.
             int32_t shownBy = -1;
             if (o.corr == g.corr && g.corr >= 0)

@@ -76,6 +76,10 @@ struct SyncInferenceOptions {
     // GPU->GPU: the waiting op starts at most this long after the awaited op ends (ROCm
     // resolves a cross-stream wait 10-15 us after the awaited op: MI300X DDP in tests/data/real).
     double streamWaitSlackUs = 20;
+    // The ops of other streams a queued op's window examines, latest end first. A real
+    // window holds a handful; a hostile trace of N ops ending together made the scan
+    // N x N (40,000 kernels: 10 s, issue 40).
+    size_t maxWaitCandidates = 256;
     // GPU->GPU: the waiting op was ready (launched, its stream idle) at least this
     // long before it started.
     double minQueuedUs = 5;
@@ -84,6 +88,7 @@ struct SyncInferenceOptions {
 struct SyncInferenceStats {
     size_t blockingCopies = 0;     // copy calls that waited for their own copy
     size_t stagedCopies = 0;       // blocking-kind copies that returned before their copy ended
+    size_t waitScansCut = 0;       // queued ops whose stream-wait window held more candidates than are examined
 };
 
 // Infers the waits that `recorded` (the edges of the cuda_sync rows) lacks:

@@ -72,6 +72,7 @@ private slots:
     void lateGpuStartIsNamed();
     void unconnectedWorkIsJoined();
     void sharedCorrelationFanOut();
+    void crowdedStreamWaitWindow();
 };
 
 // The same trace with the old spellings: every kind, edge and the critical path the same.
@@ -314,6 +315,36 @@ void TestRealShapes::sharedCorrelationFanOut()
     Diagnostics cpDiag;
     const CriticalPathResult r = analyzeCriticalPath(*trace, o, cpDiag);
     QVERIFY2(r.success, r.reason.c_str());
+}
+
+// Issue 40, class 6: 20,000 kernels, each on its own stream, launched early and started
+// together: every one was queued, and the other 19,999 end inside its stream-wait window. The
+// scan examines the 256 that ended last (it was every one: 40,000 took 10 s), says so once,
+// and the path is found. bench/fanout_benchmark.sh `streamwaits` prints the ratios.
+void TestRealShapes::crowdedStreamWaitWindow()
+{
+    constexpr int kN = 20000;
+    testutil::KinetoBuilder b;
+    for (int i = 0; i < kN; ++i) {
+        b.runtime("cudaLaunchKernel", 1, 2.0 * i, 1, i + 1);
+        b.kernel("k", 7 + i, 2.0 * kN + 100, 1, i + 1);
+    }
+    Diagnostics diag;
+    const auto trace = cptest::loadInline(b.json(), diag);
+    QVERIFY(trace);
+    SyncInferenceStats stats;
+    inferSyncEdges(*trace, {}, SyncInferenceOptions(), &stats);
+    QCOMPARE(stats.waitScansCut, size_t(kN));
+    CriticalPathOptions o;
+    o.annotation = "";
+    Diagnostics cpDiag;
+    const CriticalPathResult r = analyzeCriticalPath(*trace, o, cpDiag);
+    QVERIFY2(r.success, r.reason.c_str());
+    Diagnostics syncDiag;
+    findAllSyncEdges(*trace, syncDiag, SyncOptions());
+    const Diagnostic *cut = syncDiag.find("sync.wait_scan_cut");
+    QVERIFY(cut);
+    QVERIFY2(cut->message.find("20000 queued GPU ops") != std::string::npos, cut->message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestRealShapes)
