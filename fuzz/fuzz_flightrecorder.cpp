@@ -11,6 +11,7 @@
 #include "fuzzinput.h"
 
 #include "hang/flightrecorder.h"
+#include "hang/frbudget.h"
 #include "hang/frpickle.h"
 #include "hang/hanganalysis.h"
 
@@ -103,5 +104,21 @@ extern "C" int SYNCSCOPE_FUZZ_ENTRY(const uint8_t *data, size_t size)
     check(okA == okB && ea == eb);
     if (okA)
         check(a.entries.size() == b.entries.size() && a.pgConfig.size() == b.pgConfig.size() && a.json == b.json);
+
+    // Under a folder's memory budget: read as without one, or refused for the budget; every
+    // byte charged is given back.
+    FrMemoryBudget budget(size_t(1) << 20);
+    bool over = false;
+    FrDump c;
+    std::string ec;
+    FrReadOptions counted;
+    counted.budget = &budget;
+    counted.overBudget = &over;
+    const bool okC = readFlightRecorderDump(file.path(), c, ec, counted);
+    check(budget.peak() <= budget.limit() && budget.take(budget.limit()));
+    if (over)
+        check(!okC && ec.find("memory budget of 1 MiB") != std::string::npos);
+    else
+        check(okC == okA && ec == ea);
     return 0;
 }

@@ -45,11 +45,13 @@ using K = FrValue::Kind;
 // Work done converting the tree: the memo can make one value appear many times,
 // so the output is bounded by the input's size, not by the tree's.
 struct Converter {
+    explicit Converter(size_t valueBudget) : budget(valueBudget) {}
     size_t budget;
     size_t used = 0;
     bool json = false;
     bool withFrames = true;
     FrRanksCache *cache = nullptr;
+    std::unordered_map<const FrValue *, FrRanks> seenRanks; // long member texts read, by value
     bool over = false;
 
     // A dict lookup scans the dict: charged by its size, so a huge dict shared by
@@ -178,13 +180,21 @@ struct Converter {
     void ranks(const FrValue *v, FrRanks &out)
     {
         if (v && v->kind == K::String && cache && v->s.size() >= 256) {
-            if (!spend(1 + v->s.size() / 4096))
+            // One text shared by many groups through the memo is hashed once (400,000
+            // groups sharing one took a minute, issue 40); hashing is charged by its bytes.
+            if (const auto seen = seenRanks.find(v); seen != seenRanks.end()) {
+                if (spend())
+                    out = seen->second;
+                return;
+            }
+            if (!spend(1 + v->s.size() / 64))
                 return;
             out = cache->get(v->s, [&] {
                 std::vector<int64_t> r;
                 parseRanks(v, r);
                 return r;
             });
+            seenRanks.emplace(v, out);
             return;
         }
         std::vector<int64_t> r;
@@ -340,7 +350,7 @@ struct Converter {
 };
 
 // Inflates gzip data in memory (several members allowed), at most kFrMaxDumpBytes.
-bool gunzip(std::string_view in, std::string &out, std::string &error)
+bool gunzip(std::string_view in, std::string &out, std::string &error, FrBudgetShare &share)
 {
     z_stream z{};
     if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
@@ -363,7 +373,10 @@ bool gunzip(std::string_view in, std::string &out, std::string &error)
             ok = false;
             break;
         }
+        const size_t had = out.capacity();
         out.append(buf, produced);
+        if (out.capacity() > had)
+            share.charge(out.capacity() - had);
         if (z.avail_in == 0 && fed < in.size()) {
             const size_t more = std::min<size_t>(in.size() - fed, UINT32_MAX);
             z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in.data() + fed));
@@ -419,8 +432,71 @@ void renumberTorchcomms(FrDump &d)
 
 } // namespace
 
+namespace {
+
+// The value tree of this thread, counted against a dump's share while it is read.
+struct TreeInUse {
+    FrTree &tree;
+    TreeInUse(FrTree &t, FrBudgetShare &share) : tree(t)
+    {
+        tree.reset();
+        tree.share = &share;
+        tree.maxValues = kFrMaxItems;
+    }
+    ~TreeInUse()
+    {
+        tree.share = nullptr;
+        tree.keepAlive.reset(); // the values are not read after the dump is converted
+    }
+};
+
+bool parseDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
+               const FrReadOptions &options, FrBudgetShare &share);
+bool parseDumpCounted(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
+                      const FrReadOptions &options, FrBudgetShare &share);
+
+} // namespace
+
 bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
                              const FrReadOptions &options)
+{
+    FrBudgetShare share(options.budget);
+    return parseDump(bytes, name, out, error, options, share);
+}
+
+namespace {
+
+// The budget's refusal, or that of too many values, as the reader's error.
+bool refusedForMemory(const std::string &name, FrDump &out, std::string &error, const FrReadOptions &options,
+                      bool overBudget)
+{
+    out = FrDump{};
+    out.path = name;
+    if (overBudget) {
+        if (options.overBudget)
+            *options.overBudget = true;
+        error = name + ": byte 0: reading it needs more than the folder's memory budget of " +
+                std::to_string(options.budget ? options.budget->limit() >> 20 : 0) + " MiB";
+    } else {
+        error = name + ": byte 0: more than " + std::to_string(kFrMaxItems) + " values";
+    }
+    return false;
+}
+
+bool parseDump(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
+               const FrReadOptions &options, FrBudgetShare &share)
+{
+    try {
+        return parseDumpCounted(bytes, name, out, error, options, share);
+    } catch (const FrOverBudget &) {
+        return refusedForMemory(name, out, error, options, true);
+    } catch (const FrTooManyValues &) {
+        return refusedForMemory(name, out, error, options, false);
+    }
+}
+
+bool parseDumpCounted(std::string_view bytes, const std::string &name, FrDump &out, std::string &error,
+                      const FrReadOptions &options, FrBudgetShare &share)
 {
     out = FrDump{};
     out.path = name;
@@ -428,7 +504,7 @@ bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, Fr
     const bool gz = bytes.size() >= 2 && uint8_t(bytes[0]) == 0x1f && uint8_t(bytes[1]) == 0x8b;
     if (gz) {
         std::string why;
-        if (!gunzip(bytes, inflated, why)) {
+        if (!gunzip(bytes, inflated, why, share)) {
             error = name + ": " + why + " (gzip)";
             return false;
         }
@@ -450,7 +526,7 @@ bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, Fr
     while (first < bytes.size() && (bytes[first] == ' ' || bytes[first] == '\t' || bytes[first] == '\n' || bytes[first] == '\r'))
         ++first;
     thread_local FrTree tree; // reused: its values keep their memory from dump to dump
-    tree.reset();
+    const TreeInUse inUse(tree, share);
     std::string why;
     if (uint8_t(bytes[0]) == 0x80) {
         if (!frUnpickle(bytes, tree, why))
@@ -464,7 +540,7 @@ bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, Fr
     }
     if (!tree.root || tree.root->kind != K::Dict)
         return refuse("byte 0: the dump is not a dict");
-    Converter c{frItemBudget(bytes.size())};
+    Converter c(frItemBudget(bytes.size()));
     c.json = out.json;
     c.withFrames = options.frames;
     c.cache = options.ranksCache;
@@ -475,6 +551,8 @@ bool parseFlightRecorderDump(std::string_view bytes, const std::string &name, Fr
     renumberTorchcomms(out);
     return true;
 }
+
+} // namespace
 
 std::string frText(std::string_view s)
 {
@@ -510,13 +588,19 @@ bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &e
         error = path + ": byte 0: larger than " + std::to_string(kFrMaxDumpBytes) + " bytes";
         return false;
     }
+    FrBudgetShare share(options.budget);
+    try {
+        share.charge(size_t(size));
+    } catch (const FrOverBudget &) {
+        return refusedForMemory(path, out, error, options, true);
+    }
     std::ifstream in(path, std::ios::binary);
-    // One buffer per thread, reused by the dumps of a folder (at most 64 MiB kept).
+    // One buffer per thread, reused by the dumps of a folder (at most 8 MiB kept).
     thread_local std::string bytes;
     bytes.resize(size_t(size));
     const bool ok = in && in.read(bytes.data(), std::streamsize(size));
-    const bool parsed = ok && parseFlightRecorderDump(std::string_view(bytes.data(), size_t(size)), path, out, error, options);
-    if (bytes.capacity() > (size_t(64) << 20))
+    const bool parsed = ok && parseDump(std::string_view(bytes.data(), size_t(size)), path, out, error, options, share);
+    if (bytes.capacity() > (size_t(8) << 20))
         std::string().swap(bytes);
     if (!ok)
         error = path + ": byte 0: cannot read";

@@ -122,6 +122,10 @@ std::string frFormatText(const FrDump &d);
 // The highest rank a dump, a file name or a pg_config may name: job mode's bound
 // (kMaxJobWorldSize - 1). Larger and negative ranks are refused or left out, with a message.
 constexpr int64_t kFrMaxRank = (int64_t(1) << 20) - 1;
+// The members of all process groups together that the analysis takes from pg_config (about
+// 200 bytes each, 110 in the report): a 100,000-rank job with every rank in 10 groups. Groups
+// past it are left out with a warning (400,000 groups of 12,000 ranks took 24 GB, issue 40).
+constexpr size_t kFrMaxMemberships = size_t(1) << 20;
 
 // Text read from a dump (names, descs, dtypes, frames, states) is made valid UTF-8 (invalid
 // bytes become U+FFFD) and capped at this many bytes, "... (N bytes)" marking a cut.
@@ -140,12 +144,22 @@ constexpr size_t kFrMaxDumpBytes = size_t(1) << 28;
 // Reads one dump, pickle (protocols 2-5, builtin types only: never a global, REDUCE, BUILD,
 // INST, OBJ or an extension code) or JSON, decompressed when gzipped. False with `error`
 // naming the file and the byte offset of the problem.
+class FrMemoryBudget; // hang/frbudget.h: shared by the threads reading one folder
+
+// The memory a folder's dumps being read at once may hold (HangFolderOptions::memoryBudgetBytes):
+// a dump that would pass it alongside others is read again alone; alone, it is refused. A
+// pickle of the largest size (kFrMaxDumpBytes) fits; JSON is charged 15 bytes per byte
+// (simdjson's document), so a JSON dump of more than about 140 MB does not.
+constexpr size_t kFrFolderMemoryBytes = size_t(2) << 30;
+
 struct FrReadOptions {
     // The entries' stack frames: only a view of one rank shows them, and at 10,000 ranks
     // they are most of the memory; readers of whole folders leave them out and read one
     // rank again when its frames are wanted.
     bool frames = true;
     FrRanksCache *ranksCache = nullptr; // share equal member lists across dumps
+    FrMemoryBudget *budget = nullptr;   // charged while the dump is read (none: not counted)
+    bool *overBudget = nullptr;         // set when the dump was refused for passing `budget`
 };
 bool readFlightRecorderDump(const std::string &path, FrDump &out, std::string &error, const FrReadOptions &options = {});
 // `dump`, read from a folder without its stack frames (FrReadOptions::frames false), read

@@ -175,13 +175,32 @@ bool frParseJson(std::string_view bytes, FrTree &tree, std::string &error)
         return false;
     // simdjson first (several times faster, strings stay in its buffer); nlohmann only
     // to say where a document it refused is wrong.
-    // One parser per thread: its buffers are reused from dump to dump.
-    thread_local simdjson::dom::parser parser;
+    // The document simdjson builds holds about 15 bytes per input byte (a padded copy, an
+    // 8-byte tape slot and a 4-byte index per structural, the string buffer): charged
+    // before it is built.
+    if (tree.share)
+        tree.share->charge(bytes.size() * 15 + 4096);
+    // One parser per thread: its buffers are reused from dump to dump, up to 8 MB of
+    // input; a larger document's parser is the tree's, freed with the tree's values.
+    thread_local simdjson::dom::parser kept;
+    simdjson::dom::parser *parser = &kept;
+    if (bytes.size() > (size_t(8) << 20)) {
+        auto big = std::make_shared<simdjson::dom::parser>();
+        parser = big.get();
+        tree.keepAlive = std::move(big);
+    }
     const simdjson::padded_string padded(bytes.data(), bytes.size());
     simdjson::dom::element root;
-    if (!parser.parse(padded).get(root)) {
+    const simdjson::error_code refused = parser->parse(padded).get(root);
+    if (!refused) {
         tree.root = fromSimdjson(root, tree);
         return true;
+    }
+    // nlohmann's document is several times larger: asked where the error is only for a
+    // small one.
+    if (bytes.size() > (size_t(8) << 20)) {
+        error = "byte 0: not valid JSON (" + std::string(simdjson::error_message(refused)) + ")";
+        return false;
     }
     // Ordered, so pg_config and pg_status keep the order they were written in.
     nlohmann::ordered_json j;

@@ -27,8 +27,16 @@ const FrValue *FrValue::get(std::string_view key) const
 
 FrValue *FrTree::make(FrValue::Kind kind)
 {
-    if (m_used == m_blocks.size() * kBlock)
-        m_blocks.push_back(std::make_unique<FrValue[]>(kBlock));
+    if (m_used >= maxValues)
+        throw FrTooManyValues{};
+    if (m_used % kBlock == 0) {
+        // A block of values in use (allocated now or kept from the last dump), with room
+        // for their item lists.
+        if (share)
+            share->charge(kBlock * (sizeof(FrValue) + 2 * sizeof(const FrValue *)));
+        if (m_used == m_blocks.size() * kBlock)
+            m_blocks.push_back(std::make_unique<FrValue[]>(kBlock));
+    }
     FrValue &v = m_blocks[m_used / kBlock][m_used % kBlock];
     ++m_used;
     v.kind = kind;
@@ -45,6 +53,7 @@ void FrTree::reset()
 {
     root = nullptr;
     text.clear();
+    keepAlive.reset();
     m_used = 0;
     if (m_blocks.size() * kBlock > kKeepValues)
         m_blocks.resize(kKeepValues / kBlock); // a huge dump's values are not kept for ever

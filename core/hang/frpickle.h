@@ -8,6 +8,8 @@
 // The JSON form of a dump is turned into the same value tree. Internal to core/hang.
 #pragma once
 
+#include "frbudget.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -37,6 +39,10 @@ struct FrValue {
     const FrValue *get(std::string_view key) const;
 };
 
+// Thrown by FrTree::make past FrTree::maxValues (the JSON form: one value per JSON value).
+struct FrTooManyValues {
+};
+
 // Owns every value (flat, so freeing a deep or self-referencing tree never recurses).
 // Strings point into the parsed input where they are stored as-is (pickle), into the
 // JSON parser's buffer (valid until the thread's next frParseJson), or into `text`: the
@@ -45,10 +51,15 @@ struct FrValue {
 struct FrTree {
     const FrValue *root = nullptr;
     std::deque<std::string> text;
+    FrBudgetShare *share = nullptr; // charged for values in use and copied strings (throws FrOverBudget)
+    size_t maxValues = size_t(-1);  // more values throw FrTooManyValues
+    std::shared_ptr<void> keepAlive; // what strings point into besides the input (a large JSON document's parser)
 
     FrValue *make(FrValue::Kind kind);
     std::string_view own(std::string s)
     {
+        if (share)
+            share->charge(s.size() + sizeof(std::string));
         text.push_back(std::move(s));
         return text.back();
     }
@@ -58,7 +69,9 @@ struct FrTree {
 
 private:
     static constexpr size_t kBlock = 4096;
-    static constexpr size_t kKeepValues = size_t(1) << 18;
+    // Kept from dump to dump per reading thread (about 5 MB: a real dump of 2,000
+    // entries makes about 60,000 values).
+    static constexpr size_t kKeepValues = size_t(1) << 16;
     std::vector<std::unique_ptr<FrValue[]>> m_blocks;
     size_t m_used = 0;
 };

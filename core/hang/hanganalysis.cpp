@@ -278,6 +278,8 @@ RankData readRanks(const std::vector<FrDump> &dumps, const std::vector<int64_t> 
 void mergeConfigs(HangState &st)
 {
     const std::vector<FrProcessGroup> *refConfig = nullptr; // the first dump's, merged in full
+    size_t memberships = 0, leftOut = 0;
+    const std::string *firstLeftOut = nullptr;
     for (const auto &d : st.dumps)
         for (size_t pi = 0; pi < d.pgConfig.size(); ++pi) {
             const FrProcessGroup &pg = d.pgConfig[pi];
@@ -286,18 +288,30 @@ void mergeConfigs(HangState &st)
             else if (refConfig != &d.pgConfig && pi < refConfig->size() && (*refConfig)[pi].name == pg.name &&
                      (*refConfig)[pi].ranks == pg.ranks)
                 continue; // the same group at the same place: merged already, no hashing
+            const auto known = st.groupIndex.find(pg.name);
+            if (known != st.groupIndex.end() && st.groups[known->second].firstConfig &&
+                *st.groups[known->second].firstConfig == pg.ranks)
+                continue; // every rank writes the same config: merge each one once
+            if (pg.ranks.size() > kFrMaxMemberships - memberships) {
+                if (leftOut++ == 0)
+                    firstLeftOut = &pg.name;
+                continue;
+            }
+            memberships += pg.ranks.size();
             Group &g = st.groupOf(pg.name);
             g.configured = true;
             if (g.desc.empty())
                 g.desc = pg.desc;
-            if (g.firstConfig && *g.firstConfig == pg.ranks)
-                continue; // every rank writes the same config: merge each one once
             if (!g.firstConfig)
                 g.firstConfig = &pg.ranks.get();
             for (int64_t r : pg.ranks)
                 if (r >= 0 && r <= kFrMaxRank) // the folder reader says how many were left out
                     g.member(r);
         }
+    if (leftOut > 0)
+        st.warnings.push_back(std::to_string(leftOut) + " process group(s) of pg_config left out (first: pg " +
+                              frText(*firstLeftOut) + "): with them the groups would have more than " +
+                              std::to_string(kFrMaxMemberships) + " members in all");
     for (auto &g : st.groups)
         for (auto &m : g.members)
             st.initMember(m);

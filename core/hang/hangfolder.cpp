@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "hang/hangfolder.h"
 
+#include "hang/frbudget.h"
+
 #include "io/bytesource.h"
 
 #include <algorithm>
@@ -137,11 +139,31 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
     struct Loaded {
         Sniff kind = Sniff::Other;
         bool ok = false;
+        bool overBudget = false;
         FrDump dump;
         std::string error;
     };
     std::vector<Loaded> loaded(files.size());
     FrRanksCache ranksCache;
+    FrMemoryBudget budget(options.memoryBudgetBytes);
+    auto read = [&](size_t i) {
+        Loaded &l = loaded[i];
+        l.overBudget = false;
+        // Out of memory in one dump refuses that dump, not the process (issue 40): an
+        // exception leaving a thread would abort the CLI and the Python interpreter.
+        try {
+            l.ok = readFlightRecorderDump(files[i], l.dump, l.error,
+                                          FrReadOptions{options.frames, &ranksCache, &budget, &l.overBudget});
+        } catch (const std::bad_alloc &) {
+            l.dump = FrDump();
+            l.ok = false;
+            l.error = files[i] + ": byte 0: out of memory while reading it";
+        } catch (const std::exception &e) {
+            l.dump = FrDump();
+            l.ok = false;
+            l.error = files[i] + ": byte 0: " + e.what();
+        }
+    };
     {
         std::atomic<size_t> next{0}, done{0};
         std::mutex progressLock;
@@ -150,22 +172,8 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
             for (size_t i; !cancelled() && (i = next.fetch_add(1)) < files.size();) {
                 Loaded &l = loaded[i];
                 l.kind = sniff(files[i]);
-                if (l.kind == Sniff::Dump) {
-                    // Out of memory in one dump refuses that dump, not the process (issue 40): an
-                    // exception leaving a thread would abort the CLI and the Python interpreter.
-                    try {
-                        l.ok = readFlightRecorderDump(files[i], l.dump, l.error,
-                                                      FrReadOptions{options.frames, &ranksCache});
-                    } catch (const std::bad_alloc &) {
-                        l.dump = FrDump();
-                        l.ok = false;
-                        l.error = files[i] + ": byte 0: out of memory while reading it";
-                    } catch (const std::exception &e) {
-                        l.dump = FrDump();
-                        l.ok = false;
-                        l.error = files[i] + ": byte 0: " + e.what();
-                    }
-                }
+                if (l.kind == Sniff::Dump)
+                    read(i);
                 const size_t d = done.fetch_add(1) + 1;
                 if (options.progress) {
                     std::lock_guard<std::mutex> lock(progressLock);
@@ -181,6 +189,22 @@ bool readHangFolder(const std::string &dir, HangFolder &folder, std::string &err
         work();
         for (auto &t : threads)
             t.join();
+        // A dump that passed the budget while others were read is read again alone: the
+        // folder never holds more than the budget, and only a dump that needs more by
+        // itself is refused.
+        for (size_t i = 0; i < files.size() && !cancelled(); ++i)
+            if (loaded[i].overBudget) {
+                ++folder.readAlone;
+                read(i);
+            }
+        folder.readPeakBytes = budget.peak();
+        if (folder.readAlone > 0)
+            folder.diags.push_back({"info", "hang.read_alone",
+                                    dir + ": " + std::to_string(folder.readAlone) +
+                                        " dumps were read one at a time: alongside the others they would have "
+                                        "passed the folder's memory budget of " +
+                                        std::to_string(budget.limit() >> 20) + " MiB",
+                                    dir});
         if (cancelled()) {
             folder.cancelled = true;
             error = dir + ": reading cancelled";

@@ -44,6 +44,8 @@ struct HangFolder {
     std::vector<HangFolderDiag> refused; // files skipped or refused (also in diags)
     std::vector<HangFolderDiag> diags;   // everything worth saying, in order
     double readSeconds = 0;
+    size_t readPeakBytes = 0;            // the most the dumps being read at once held (counted)
+    size_t readAlone = 0;                // dumps read again alone: alongside others they passed the budget
     bool cancelled = false;
 };
 
@@ -56,6 +58,7 @@ struct HangFolderOptions {
     const std::atomic<bool> *cancel = nullptr;
     unsigned threads = 0;                // 0: every core
     bool frames = true;                  // FrReadOptions::frames (false: read a rank again for them)
+    size_t memoryBudgetBytes = kFrFolderMemoryBytes; // what the dumps being read at once may hold
 };
 
 // False when `dir` is not a readable folder (error says why); true otherwise, even when
