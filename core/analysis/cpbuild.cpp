@@ -155,6 +155,8 @@ void CpaContext::prepareDefaultMode(Diagnostics &diag)
     }
     // The inferred sync edges: the caller's, or inferred here.
     std::shared_ptr<const std::vector<SyncEdge>> edges = options.syncEdges;
+    if (!edges && options.syncEdgesLater.valid())
+        edges = options.syncEdgesLater.get();
     if (!edges) {
         Diagnostics scratch; // the session reports the sync diagnostics once
         (void)diag;

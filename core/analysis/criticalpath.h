@@ -11,6 +11,7 @@
 #include "model/kinetotrace.h"
 
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -37,6 +38,9 @@ struct CriticalPathOptions {
     // The trace's sync edges (findAllSyncEdges) when the caller has them already; else
     // the analysis infers them itself. Only their inferred part is used here.
     std::shared_ptr<const std::vector<SyncEdge>> syncEdges;
+    // The same, still being found on another thread (the session's sync stage): the analysis
+    // builds what does not depend on them first and waits for them only then (issue 40).
+    std::shared_future<std::shared_ptr<const std::vector<SyncEdge>>> syncEdgesLater;
     std::string annotation = "ProfilerStep"; // substring of an event name; "" = whole trace
     int instanceFirst = 0, instanceLast = 0;  // HTA instance_id k -> (k,k); tuple (a,b) -> (a,b)
     bool zeroWeightLaunchEdges = false;       // CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE=1

@@ -217,20 +217,14 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     if (request.loaded)
         request.loaded(a->device, a->host);
 
-    // The sync edges first: the critical path reads the same (inferred) edges. Then the
-    // critical path, which needs only the device trace, runs on the second core
-    // while this thread links the pair.
+    // The critical path, which needs only the device trace, runs on the second core: it
+    // builds what does not depend on the sync edges while this thread finds them (it reads
+    // the same inferred edges), then goes on while this thread links the pair.
     Diagnostics cpaDiag, syncDiag, linkDiag;
-    const auto t1 = std::chrono::steady_clock::now();
-    if (request.progress)
-        request.progress("sync", 0);
-    SyncOptions syncOptions;
-    syncOptions.htaExact = isHtaExact(request.cpa);
-    a->syncEdges = findAllSyncEdges(*a->device, syncDiag, syncOptions);
-    a->times.syncSeconds = secondsSince(t1);
     CriticalPathOptions cpa = request.cpa;
+    std::promise<std::shared_ptr<const std::vector<SyncEdge>>> edgesFound;
     if (!cpa.syncEdges)
-        cpa.syncEdges = std::make_shared<const std::vector<SyncEdge>>(a->syncEdges);
+        cpa.syncEdgesLater = edgesFound.get_future().share();
     // HTA's breakdowns need only the device trace; their items (the whole trace, chunks of
     // steps: windows from the annotations, not the critical path) go to whichever thread
     // is free first: this one after the link, the critical path's after the critical path.
@@ -264,6 +258,20 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
                 breakdownWork->help();
         });
     }
+
+    const auto t1 = std::chrono::steady_clock::now();
+    if (request.progress)
+        request.progress("sync", 0);
+    SyncOptions syncOptions;
+    syncOptions.htaExact = isHtaExact(request.cpa);
+    try {
+        a->syncEdges = findAllSyncEdges(*a->device, syncDiag, syncOptions);
+    } catch (...) {
+        edgesFound.set_exception(std::current_exception()); // the critical path's thread stops too
+        throw;
+    }
+    edgesFound.set_value(std::make_shared<const std::vector<SyncEdge>>(a->syncEdges));
+    a->times.syncSeconds = secondsSince(t1);
 
     if (a->host && !(request.cancel && *request.cancel)) {
         const auto t2 = std::chrono::steady_clock::now();

@@ -8,6 +8,9 @@
 #include "tracebuilder.h"
 
 #include <algorithm>
+#include <chrono>
+#include <future>
+#include <thread>
 
 using namespace syncscope;
 using testutil::KinetoBuilder;
@@ -62,6 +65,7 @@ private slots:
     void streamWaitNeedsAnOrderingCall();
     void htaExactInfersNothing();
     void criticalPathFollowsInferredWait();
+    void edgesGivenLaterFromAnotherThread();
     void graphReplayIsOnThePath();
     void everyLaunchApiLaunches();
     void bundledGraphTrace();
@@ -257,6 +261,51 @@ void TestSyncInfer::criticalPathFollowsInferredWait()
     QCOMPARE(def.syncEdgesInferred.size(), size_t(1));
     QVERIFY(exact.syncEdgesInferred.empty());
     QVERIFY(def.percent("gpu_compute_bound") > 50);
+}
+
+// The session finds the sync edges on one thread while the critical path builds what does
+// not depend on them on another (issue 40, class 11): edges handed over later through
+// syncEdgesLater give the same path as edges given up front, and an exception from the
+// finder reaches the waiting analysis instead of hanging it.
+void TestSyncInfer::edgesGivenLaterFromAnotherThread()
+{
+    const std::string json = KinetoBuilder()
+                                 .cpu("aten::mm", 1, 100, 10)
+                                 .runtime("cudaLaunchKernel", 1, 102, 5, 1)
+                                 .kernel("gemm", 7, 108, 400, 1)
+                                 .cpu("aten::item", 1, 112, 400)
+                                 .runtime("cudaStreamSynchronize", 1, 114, 397, 2)
+                                 .cpu("optimizer", 1, 513, 300)
+                                 .json();
+    Diagnostics diag;
+    auto t = cptest::loadInline(json, diag);
+    QVERIFY(t);
+    const CriticalPathResult upFront = wholePath(*t, false);
+    std::promise<std::shared_ptr<const std::vector<SyncEdge>>> found;
+    CriticalPathOptions o;
+    o.annotation = "";
+    o.syncEdgesLater = found.get_future().share();
+    auto later = std::async(std::launch::async, [&] {
+        Diagnostics d;
+        return analyzeCriticalPath(*t, o, d);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    Diagnostics syncDiag;
+    found.set_value(std::make_shared<const std::vector<SyncEdge>>(findAllSyncEdges(*t, syncDiag, SyncOptions())));
+    const CriticalPathResult r = later.get();
+    QVERIFY(r.success);
+    QCOMPARE(r.criticalEvents, upFront.criticalEvents);
+    QCOMPARE(r.syncEdgesInferred, upFront.syncEdgesInferred);
+    QCOMPARE(r.syncEdgesInferred.size(), size_t(1));
+
+    std::promise<std::shared_ptr<const std::vector<SyncEdge>>> failed;
+    o.syncEdgesLater = failed.get_future().share();
+    auto stopped = std::async(std::launch::async, [&] {
+        Diagnostics d;
+        return analyzeCriticalPath(*t, o, d);
+    });
+    failed.set_exception(std::make_exception_ptr(std::bad_alloc()));
+    QVERIFY_THROWS_EXCEPTION(std::bad_alloc, stopped.get());
 }
 
 void TestSyncInfer::graphReplayIsOnThePath()
