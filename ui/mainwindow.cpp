@@ -33,6 +33,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QScreen>
 #include <QTimer>
 
 #include <algorithm>
@@ -142,7 +143,9 @@ MainWindow::MainWindow(QWidget *parent)
     for (QWidget *w : findChildren<QWidget *>())
         w->ensurePolished();
     layout()->activate();
-    resize(1500, 900);
+    // 1500x900, or what the screen has room for (a 1280x720 laptop, or 1920x1080 at 1.5x).
+    const QSize room = screen() ? screen()->availableGeometry().size() * 0.94 : QSize(1500, 900);
+    resize(QSize(1500, 900).boundedTo(room));
 }
 
 MainWindow::~MainWindow() = default;

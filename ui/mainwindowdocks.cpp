@@ -19,6 +19,7 @@
 #include "panels/whatifpanel.h"
 
 #include <QDockWidget>
+#include <QTreeView>
 #include <QSettings>
 
 #include <algorithm>
@@ -34,7 +35,11 @@ void MainWindow::createDocks()
         addDockWidget(area, d);
         return d;
     };
-    // Right: what is about the selection and the path. Bottom: the tables (tabs).
+    // Right: what is about the selection and the path, the whole height of the window (on
+    // a 1280x720 screen there is no room for Details and the path's tables above the
+    // bottom tabs). Bottom: the tables (tabs), under the timeline.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     m_detailsDock = dock(tr("Details"), QStringLiteral("details"), m_details, Qt::RightDockWidgetArea);
     m_cpDock = dock(tr("Critical path"), QStringLiteral("criticalpath"), m_cpPanel, Qt::RightDockWidgetArea);
     m_whatIfDock = dock(tr("What-if"), QStringLiteral("whatif"), m_whatIf, Qt::RightDockWidgetArea);
@@ -76,18 +81,24 @@ QDockWidget *MainWindow::dock(const QString &objectName) const
 void MainWindow::applyDefaultLayout()
 {
     // The right column: a quarter of the width (never under 320 px, at most 520), Details
-    // above the critical path. The bottom tabs: about a quarter of the height, so a table
-    // shows 6+ rows at 1280x720; a job's ranks need the height, so less there.
+    // (a quarter, but 12 rows at least) above the critical path (the rest: its ops 6+ rows at
+    // 1280x720). The bottom tabs: about a quarter of the height but 6 table rows at least;
+    // a job's ranks need the height, so less there.
     const int right = std::clamp(width() * 26 / 100, 320, 520);
     resizeDocks({m_detailsDock}, {right}, Qt::Horizontal);
-    resizeDocks({m_detailsDock, m_cpDock}, {height() * 45 / 100, height() * 55 / 100}, Qt::Vertical);
+    const int font = m_details->view()->fontMetrics().height();
+    const int details = std::max(height() * 25 / 100, 12 * (font + 2) + 2 * (font + 8) + 8); // 12 rows, header, title
+    resizeDocks({m_detailsDock, m_cpDock}, {details, std::max(1, height() - details)}, Qt::Vertical);
     const bool job = m_active == m_job && m_job->isOpen();
-    const int bottom = std::max(170, height() * (job ? 22 : 30) / 100);
+    // 6 table rows, the table's header, a search field, the dock's title and the tab bar.
+    const int f = fontMetrics().height();
+    const int bottom = std::max(6 * (f + 4) + 4 * (f + 10) + 16, height() * (job ? 22 : 28) / 100);
     resizeDocks({m_searchDock}, {bottom}, Qt::Vertical);
 }
 
 void MainWindow::resetLayout()
 {
+    const QSize keep = size(); // re-adding every dock must not grow the window
     for (QDockWidget *d : findChildren<QDockWidget *>(QString(), Qt::FindDirectChildrenOnly)) {
         d->setFloating(false);
         removeDockWidget(d);
@@ -114,6 +125,8 @@ void MainWindow::resetLayout()
     m_searchDock->raise();
     if (m_job->data())
         m_ranksDock->raise();
+    layout()->activate();
+    resize(keep);
     applyDefaultLayout();
 }
 

@@ -45,26 +45,27 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     , m_breakdownView(new QTableView(this))
     , m_opsView(new QTableView(this))
     , m_sorted(new QSortFilterProxyModel(this))
-    , m_group(new QCheckBox(tr("Group by op name"), this))
-    , m_zero(new QCheckBox(tr("Show 0 ns dependency rows"), this))
+    , m_group(new QCheckBox(tr("Group by name"), this))
+    , m_zero(new QCheckBox(tr("0 ns rows"), this))
 {
     m_summary->setWordWrap(true);
     m_summary->setTextFormat(Qt::PlainText);
     auto *top = new QVBoxLayout;
     top->setContentsMargins(4, 4, 4, 0);
     top->addWidget(m_summary);
-    top->addWidget(m_steps);
     m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
-    layout->addWidget(m_breakdownView);
+    // The step and the ops table's options on one row: on a 1280x720 screen the table
+    // needs the height (issue 41).
     auto *options = new QHBoxLayout;
     options->setContentsMargins(4, 0, 4, 0);
+    options->addWidget(m_steps, 1);
     options->addWidget(m_group);
     options->addWidget(m_zero);
-    options->addStretch(1);
     layout->addLayout(options);
+    layout->addWidget(m_breakdownView);
     layout->addWidget(m_opsView, 1);
     m_breakdownView->setModel(m_breakdown);
     m_sorted->setSourceModel(m_ops);
@@ -72,8 +73,8 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     m_opsView->setModel(m_sorted);
     m_opsView->setSortingEnabled(true);
     m_opsView->sortByColumn(CriticalOpsModel::IndexColumn, Qt::AscendingOrder);
-    m_group->setToolTip(tr("One row per op name: how often it is on the path, its total and share"));
-    m_zero->setToolTip(tr("Show the path's zero-length dependency edges (hidden: they take no time)"));
+    m_group->setToolTip(tr("Group by op name: one row per name, how often it is on the path, its total and share"));
+    m_zero->setToolTip(tr("Show the path's zero-length (0 ns) dependency rows (hidden: they take no time)"));
     connect(m_group, &QCheckBox::toggled, m_ops, &CriticalOpsModel::setGrouped);
     connect(m_zero, &QCheckBox::toggled, m_ops, &CriticalOpsModel::setShowZeroRows);
     // A bound-by row highlights its parts of the path; a second click on it shows the whole path.
@@ -90,10 +91,24 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     setupTable(m_breakdownView);
     setupTable(m_opsView);
     m_breakdownView->horizontalHeader()->setSectionResizeMode(BreakdownModel::BoundByColumn, QHeaderView::Stretch);
-    m_breakdownView->setMaximumHeight(m_breakdownView->verticalHeader()->defaultSectionSize() * 7 + 4);
+    // As tall as its rows (at most 7): the space it does not need goes to the path's ops.
+    auto fitBreakdown = [this] {
+        const int rows = std::clamp(m_breakdown->rowCount(), 1, 7);
+        const int h = m_breakdownView->horizontalHeader()->sizeHint().height() +
+                      m_breakdownView->verticalHeader()->defaultSectionSize() * rows + 2 * m_breakdownView->frameWidth();
+        m_breakdownView->setMinimumHeight(h);
+        m_breakdownView->setMaximumHeight(h);
+    };
+    connect(m_breakdown, &QAbstractItemModel::modelReset, this, fitBreakdown);
+    fitBreakdown();
     // Op names elided to what tells them apart (three GEMMs are not three "sm90…"); the rest sized to content.
     setNameColumn(m_opsView, CriticalOpsModel::OpColumn);
     fitColumnsToContents(m_opsView);
+    // The lane (also in Details) gets a fixed, elided width: sized to its content it took the
+    // whole dock, the op names shrank to two letters and a scroll bar took a row's height.
+    m_opsView->horizontalHeader()->setSectionResizeMode(CriticalOpsModel::LaneColumn, QHeaderView::Interactive);
+    m_opsView->setColumnWidth(CriticalOpsModel::LaneColumn, m_opsView->fontMetrics().averageCharWidth() * 14);
+    m_opsView->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // a narrow dock cuts the last column
     fitColumnsToContents(m_breakdownView);
     m_steps->setToolTip(tr("Which ProfilerStep the critical path covers"));
     m_steps->hide();
