@@ -70,7 +70,7 @@ void MainWindow::createDocks()
     for (QDockWidget *d : {m_ranksDock, m_collectivesDock, m_jobSearchDock, m_overviewDock, m_stragglersDock})
         d->hide(); // shown while a job is open
     m_cpDock->raise();
-    m_searchDock->raise();
+    m_syncDock->raise(); // it holds the trace's waits; Search is empty until asked (Ctrl+F raises it)
 }
 
 QDockWidget *MainWindow::dock(const QString &objectName) const
@@ -122,7 +122,7 @@ void MainWindow::resetLayout()
         tabifyDockWidget(m_searchDock, d);
     m_cpDock->raise();
     updateJobWidgets(); // the job docks only while a job is open
-    m_searchDock->raise();
+    m_syncDock->raise(); // it holds the trace's waits; Search is empty until asked (Ctrl+F raises it)
     if (m_job->data())
         m_ranksDock->raise();
     layout()->activate();

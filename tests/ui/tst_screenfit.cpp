@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
 #include <QScreen>
@@ -97,10 +98,13 @@ void TestScreenFit::panelsHaveRoomOnceLoaded()
     const int opsRows = visibleRows(ops, ops->verticalHeader()->defaultSectionSize());
     QVERIFY2(opsRows >= 6, qPrintable(QStringLiteral("critical-path ops: %1 rows").arg(opsRows)));
 
-    const auto *search = w.search()->findChild<QTableView *>();
-    QVERIFY(search);
-    const int searchRows = visibleRows(search, search->verticalHeader()->defaultSectionSize());
-    QVERIFY2(searchRows >= 6, qPrintable(QStringLiteral("bottom tables: %1 rows").arg(searchRows)));
+    // The bottom tabs open on the sync waits (Search is empty until asked for).
+    const auto *waitsDock = w.findChild<QDockWidget *>(QStringLiteral("syncwaits"));
+    QVERIFY(waitsDock && waitsDock->isVisible() && !waitsDock->visibleRegion().isEmpty());
+    const auto *waits = waitsDock->widget()->findChild<QTableView *>();
+    QVERIFY(waits && waits->model()->rowCount() >= 6);
+    const int waitRows = visibleRows(waits, waits->verticalHeader()->defaultSectionSize());
+    QVERIFY2(waitRows >= 6, qPrintable(QStringLiteral("bottom tables: %1 rows").arg(waitRows)));
     QVERIFY2(w.width() <= m_room.width() && w.height() <= m_room.height(), qPrintable(sizeText(w.size())));
 }
 
