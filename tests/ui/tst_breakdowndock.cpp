@@ -18,6 +18,8 @@
 
 #include "analysis/criticalpath.h"
 
+#include <cmath>
+
 #include <QComboBox>
 #include <QDockWidget>
 #include <QHeaderView>
@@ -40,6 +42,7 @@ private Q_SLOTS:
     void cleanup();
     void dockIsRegistered();
     void splitOfAnInlineTrace();
+    void hipLaunchesAreCountedBeside();
     void wholeTraceIsTheReportsBreakdown();
     void everyStepHasABarSummingTo100();
     void pickingAStepChangesTheTables();
@@ -201,6 +204,29 @@ void TestBreakdownDock::splitOfAnInlineTrace()
     QVERIFY(dash);
 }
 
+// Issue 41, item 5: HTA's launch statistics pair only cudaLaunchKernel-class calls, so a HIP
+// trace showed "Launches 0" beside its kernels. The table says whose count it is and gives
+// the GPU ops beside it; the top kernels have a count (mean = min = max read as one run).
+void TestBreakdownDock::hipLaunchesAreCountedBeside()
+{
+    testutil::KinetoBuilder b;
+    for (int i = 0; i < 3; ++i) {
+        b.runtime("hipLaunchKernel", 1, 990 + 200 * i, 5, i + 1);
+        b.kernel("gemm", 7, 1000 + 200 * i, 100, i + 1);
+    }
+    const QString path = QString::fromStdString(uitest::writeKineto(b.json(), "breakdown_hip"));
+    QVERIFY(open(path));
+    const BreakdownTableModel *launch = panel()->tableModel(LaunchTable);
+    QVERIFY(launch->cell(0, 0).text.contains(QStringLiteral("as HTA counts them")));
+    QCOMPARE(launch->cell(0, 1).sort.toULongLong(), qulonglong(0));
+    QVERIFY(launch->cell(1, 0).text.contains(QStringLiteral("any launch API")));
+    QCOMPARE(launch->cell(1, 1).sort.toULongLong(), qulonglong(3));
+    const BreakdownTableModel *top = panel()->tableModel(TopKernelsTable);
+    QCOMPARE(top->rowCount(), 1);
+    QCOMPARE(top->cell(0, 3).sort.toULongLong(), qulonglong(3)); // Type, Kernel, Total, Count
+    QCOMPARE(top->cell(0, 2).sort.toDouble(), 300.0);
+}
+
 void TestBreakdownDock::wholeTraceIsTheReportsBreakdown()
 {
     QVERIFY(open());
@@ -226,6 +252,14 @@ void TestBreakdownDock::wholeTraceIsTheReportsBreakdown()
     QCOMPARE(p->tableModel(TopKernelsTable)->rowCount(), int(expected.whole.hta.kernels_by_kernel.size()));
     QCOMPARE(p->tableModel(QueueTable)->rowCount(), int(expected.whole.queue.summary.size()));
     QCOMPARE(p->tableModel(LaunchTable)->cell(0, 1).sort.toULongLong(), qulonglong(expected.whole.launch.rows.size()));
+    // The GPU ops beside HTA's launches: every kernel, copy and memset of the top-kernels rows.
+    qulonglong counted = 0;
+    for (const HtaKernelRow &r : expected.whole.hta.kernels_by_kernel)
+        counted += qulonglong(std::llround(r.sum_us / r.mean_us));
+    QCOMPARE(p->tableModel(LaunchTable)->cell(1, 1).sort.toULongLong(), counted);
+    QCOMPARE(p->tableModel(TopKernelsTable)->cell(0, 3).sort.toULongLong(),
+             qulonglong(std::llround(p->tableModel(TopKernelsTable)->cell(0, 2).sort.toDouble() /
+                                     p->tableModel(TopKernelsTable)->cell(0, 4).sort.toDouble())));
     // Top kernels: sorted by total, the longest first; the full name in the tooltip.
     const QTableView *top = p->table(TopKernelsTable);
     QVERIFY(top->model()->rowCount() > 1);

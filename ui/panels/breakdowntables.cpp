@@ -67,13 +67,30 @@ Rows temporalRows(const BreakdownSet &set)
     return rows;
 }
 
-Rows launchRows(const KernelLaunchStats &l)
+// How many GPU ops a top-kernels row stands for: HTA's rows carry sum and mean only.
+size_t kernelCount(const HtaKernelRow &r)
 {
+    return r.mean_us > 0 ? size_t(std::llround(r.sum_us / r.mean_us)) : 0;
+}
+
+Rows launchRows(const BreakdownSet &set)
+{
+    const KernelLaunchStats &l = set.launch;
     const LaunchDurations d = launchDurations(l);
     const QString runtime = QString::fromStdString(formatDuration(l.runtime_cutoff_us * 1000));
     const QString late = QString::fromStdString(formatDuration(l.launch_delay_cutoff_us * 1000));
+    size_t gpuOps = 0;
+    for (const HtaKernelRow &r : set.hta.kernels_by_kernel)
+        gpuOps += kernelCount(r);
+    // HTA's statistics pair only cudaLaunchKernel(ExC) and async copy / memset calls with their
+    // GPU rows: a HIP, driver or graph-replay trace has GPU work and "0 launches" (issue 41).
     return {
-        {textCell(QObject::tr("Launches")), countCell(l.rows.size())},
+        {textCell(QObject::tr("Launches, as HTA counts them"),
+                  QObject::tr("CPU calls cudaLaunchKernel, cudaLaunchKernelExC, cudaMemcpyAsync and cudaMemsetAsync "
+                              "paired with their GPU rows (HTA's cuda_kernel_launch_stats); HIP, driver and graph "
+                              "launches are not counted, and neither are the statistics below")),
+         countCell(l.rows.size())},
+        {textCell(QObject::tr("GPU ops (kernels, copies, memsets), any launch API")), countCell(gpuOps)},
         {textCell(QObject::tr("CPU launch duration, median")), timeCell(d.cpuMedian)},
         {textCell(QObject::tr("CPU launch duration, mean")), timeCell(d.cpuMean)},
         {textCell(QObject::tr("GPU duration, median")), timeCell(d.gpuMedian)},
@@ -195,8 +212,8 @@ BreakdownTableModel *makeBreakdownTable(int table, QObject *parent)
         break;
     case KernelTypeTable: h = {QObject::tr("Kernel type"), QObject::tr("Time"), QObject::tr("%")}; break;
     case TopKernelsTable:
-        h = {QObject::tr("Type"), QObject::tr("Kernel"), QObject::tr("Total"), QObject::tr("Mean"),
-             QObject::tr("Max"),  QObject::tr("Min"),    QObject::tr("Std dev")};
+        h = {QObject::tr("Type"), QObject::tr("Kernel"), QObject::tr("Total"), QObject::tr("Count"),
+             QObject::tr("Mean"), QObject::tr("Max"),    QObject::tr("Min"),   QObject::tr("Std dev")};
         break;
     case LaunchTable: h = {QObject::tr("Statistic"), QObject::tr("Value")}; break;
     case QueueTable:
@@ -226,10 +243,11 @@ void fillBreakdownTable(int table, BreakdownTableModel *model, const BreakdownSe
         for (const HtaKernelRow &r : set.hta.kernels_by_kernel) {
             const QString name = QString::fromStdString(r.name);
             rows.push_back({textCell(QString::fromStdString(r.kernel_type)), textCell(name, name), timeCell(r.sum_us),
-                            timeCell(r.mean_us), timeCell(r.max_us), timeCell(r.min_us), timeCell(r.stddev)});
+                            countCell(kernelCount(r)), timeCell(r.mean_us), timeCell(r.max_us), timeCell(r.min_us),
+                            timeCell(r.stddev)});
         }
         break;
-    case LaunchTable: rows = launchRows(set.launch); break;
+    case LaunchTable: rows = launchRows(set); break;
     case QueueTable:
         for (const QueueLengthSummary &q : set.queue.summary)
             rows.push_back({streamCell(q.stream), countCell(q.count), numCell(q.mean, 3),
