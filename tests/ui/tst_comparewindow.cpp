@@ -32,6 +32,7 @@ class TestCompareWindow : public QObject
 private slots:
     void initTestCase();
     void stepsAlignAndZoomIsSynchronised();
+    void namesStepsAndHasALegend();
     void cursorIsSynchronised();
     void selectionLinksMatchedOps();
     void colouredByDelta();
@@ -97,6 +98,28 @@ void TestCompareWindow::stepsAlignAndZoomIsSynchronised()
     const TimeRange a2 = w.baselinePlot()->range(), b2 = w.candidatePlot()->range();
     QVERIFY(std::fabs((a2.t1 - a2.t0) - (b2.t1 - b2.t0)) < 1.0);
     QVERIFY((a2.t1 - a2.t0) < (a.t1 - a.t0) / 2);
+}
+
+// Issue 41, item 9: the step box names the steps as every other view does (ProfilerStep#N,
+// not "Step 0"), both runs open at one scale, and a legend says what the tints mean.
+void TestCompareWindow::namesStepsAndHasALegend()
+{
+    CompareWindow w;
+    w.resize(1400, 900);
+    w.show();
+    w.setDiff(m_diff);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const StepDiff &first = m_diff->steps.front();
+    QVERIFY(!first.baselineName.empty());
+    QVERIFY2(w.stepBox()->itemText(0).startsWith(QString::fromStdString(first.baselineName) + QStringLiteral(": ")),
+             qPrintable(w.stepBox()->itemText(0)));
+    QVERIFY(!w.stepBox()->itemText(0).startsWith(QStringLiteral("Step ")));
+    const TimeRange a = w.baselinePlot()->range(), b = w.candidatePlot()->range();
+    QVERIFY2(std::fabs((a.t1 - a.t0) - (b.t1 - b.t0)) < 1.0, "the runs open at different scales");
+    const QString legend = w.legendLabel()->text();
+    for (const char *part : {"slower in the candidate", "faster", "only in the candidate", "only in the baseline"})
+        QVERIFY2(legend.contains(QLatin1String(part)), part);
+    QVERIFY(w.legendLabel()->isVisible());
 }
 
 void TestCompareWindow::cursorIsSynchronised()

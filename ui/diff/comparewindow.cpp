@@ -41,6 +41,18 @@ QColor deltaColor(double baseUs, double candUs)
     return d > 0 ? kSlower : kFaster;
 }
 
+// A step by the name every other view gives it ("ProfilerStep#10"), both when the runs
+// number it differently; "step N" (its ordinal) when the trace names none.
+QString stepName(const StepDiff &s)
+{
+    const QString b = QString::fromStdString(s.baselineName), c = QString::fromStdString(s.candidateName);
+    if (b.isEmpty() && c.isEmpty())
+        return QObject::tr("step %1").arg(s.index);
+    if (b.isEmpty() || c.isEmpty() || b == c)
+        return b.isEmpty() ? c : b;
+    return QStringLiteral("%1 / %2").arg(b, c);
+}
+
 QString us(double v)
 {
     return QString::number(v, 'f', 1) + QStringLiteral(" \u00b5s");
@@ -82,11 +94,26 @@ CompareWindow::CompareWindow(QWidget *parent)
     bar->addWidget(new QLabel(tr("Align on step:")));
     m_stepBox = new QComboBox;
     m_stepBox->setMinimumContentsLength(24);
+    m_stepBox->setSizeAdjustPolicy(QComboBox::AdjustToContents); // "ProfilerStep#10: 1.2 ms → 1.7 ms (+…)" whole
     bar->addWidget(m_stepBox);
     m_summary = new QLabel;
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bar->addWidget(m_summary, 1);
     v->addLayout(bar);
+    // What the tints mean (issue 41: the window had no legend).
+    auto swatch = [](const QColor &c, const QString &text) {
+        return QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2").arg(c.name(), text.toHtmlEscaped());
+    };
+    m_legend = new QLabel(QStringList{swatch(kSlower, tr("slower in the candidate")),
+                                      swatch(kFaster, tr("faster")), swatch(kAdded, tr("only in the candidate")),
+                                      swatch(kRemoved, tr("only in the baseline"))}
+                              .join(QStringLiteral("&nbsp;&nbsp;&nbsp;")) +
+                          tr("&nbsp;&nbsp;&nbsp;untinted: within 5 % or 0.5 µs"));
+    m_legend->setObjectName(QStringLiteral("compareLegend"));
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setToolTip(tr("Ops are tinted by their duration against their match in the other run; GPU work by "
+                            "the mean of its kernel (or copy) under the same launching op"));
+    v->addWidget(m_legend);
     for (int k = 0; k < 2; ++k) {
         m_titles[k] = new QLabel(k ? tr("Candidate") : tr("Baseline"));
         m_titles[k]->setStyleSheet(QStringLiteral("font-weight: bold"));
@@ -235,11 +262,10 @@ void CompareWindow::apply(std::shared_ptr<const TraceDiff> diff, std::array<std:
     m_stepBox->clear();
     for (const StepDiff &s : m_diff->steps)
         m_stepBox->addItem(s.inBaseline && s.inCandidate
-                               ? tr("Step %1: %2 \u2192 %3 (%4%5)")
-                                     .arg(s.index)
-                                     .arg(us(s.baselineUs), us(s.candidateUs), s.deltaUs() > 0 ? "+" : "",
-                                          us(s.deltaUs()))
-                               : tr("Step %1: in one run only").arg(s.index));
+                               ? tr("%1: %2 \u2192 %3 (%4%5)")
+                                     .arg(stepName(s), us(s.baselineUs), us(s.candidateUs),
+                                          s.deltaUs() > 0 ? "+" : "", us(s.deltaUs()))
+                               : tr("%1: in one run only").arg(stepName(s)));
     m_stepBox->setEnabled(!m_diff->steps.empty());
     QString summary, summaryTip;
     if (m_diff->criticalPathBoth)
@@ -258,10 +284,14 @@ void CompareWindow::apply(std::shared_ptr<const TraceDiff> diff, std::array<std:
     }
     m_summary->setText(summary);
     m_summary->setToolTip(summaryTip);
-    if (!m_diff->steps.empty())
+    // One scale for both: the first step aligned, or both whole traces across the longer one's span.
+    if (!m_diff->steps.empty()) {
         showStep(0);
-    else
+    } else {
+        const double span = std::max(1.0, std::max(m_models[0]->spanNs(), m_models[1]->spanNs()));
+        m_plots[0]->setRange({-0.01 * span, 1.01 * span});
         syncRange(0);
+    }
     setStatus(tr("%1 changed keys. Hover an op to compare it with its match; click a table row to show both "
                  "sides.")
                   .arg(m_tableModel->rowCount()));

@@ -49,6 +49,7 @@ public:
     DiffTableModel *tableModel() const { return m_tableModel; }
     QComboBox *stepBox() const { return m_stepBox; }
     QLabel *summaryLabel() const { return m_summary; } // critical path and top change
+    QLabel *legendLabel() const { return m_legend; }   // what the tints mean
     QString statusText() const;
 
     // Puts step `index` (ordinal, both runs) at the left of both timelines.
@@ -95,6 +96,7 @@ private:
     DiffTableModel *m_tableModel = nullptr;
     QSortFilterProxyModel *m_sorted = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_legend = nullptr;
     QLabel *m_status = nullptr;
     bool m_syncing = false;
     bool m_linking = false;
