@@ -15,6 +15,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
+#include <QLabel>
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
@@ -85,8 +86,12 @@ void TestScreenFit::panelsHaveRoomOnceLoaded()
     w.openSample();
     QVERIFY(done.wait(60000));
     QVERIFY(done.first().first().toBool());
+    // Nothing selected: Details says what it will show (issue 41, item 10), then shows it.
+    QVERIFY(w.details()->hint()->isVisible() && !w.details()->view()->isVisible());
+    QVERIFY(w.details()->hint()->text().contains(QStringLiteral("on the timeline")));
     QVERIFY(w.selectByName(QStringLiteral("aten::item")));
     QCoreApplication::processEvents();
+    QVERIFY(!w.details()->hint()->isVisible() && w.details()->view()->isVisible());
 
     const QTreeView *details = w.details()->view();
     QVERIFY(details->model() && details->model()->rowCount() > 0);

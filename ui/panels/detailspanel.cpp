@@ -4,6 +4,7 @@
 #include "copyrows.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -13,10 +14,28 @@ DetailsPanel::DetailsPanel(QWidget *parent)
     : QWidget(parent)
     , m_model(new DetailsModel(this))
     , m_view(new QTreeView(this))
+    , m_hint(new QLabel(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
+    // What goes here, while nothing is selected (issue 41: an empty table said nothing).
+    m_hint->setObjectName(QStringLiteral("detailsHint"));
+    m_hint->setWordWrap(true);
+    m_hint->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_hint->setMargin(8);
+    m_hint->setForegroundRole(QPalette::PlaceholderText);
+    m_hint->setText(tr("Click an op, a kernel or a sync on the timeline, or a row of a table, to see it here: its "
+                       "times, ids and arguments, what launched it or what it waited for, and whether it is on "
+                       "the critical path."));
+    layout->addWidget(m_hint, 1);
+    auto showHint = [this] {
+        const bool empty = m_model->rowCount() == 0;
+        m_hint->setVisible(empty);
+        m_view->setVisible(!empty);
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, showHint);
+    showHint();
     m_view->setModel(m_model);
     installCopyRows(m_view);
     m_view->setUniformRowHeights(true);

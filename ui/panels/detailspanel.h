@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+class QLabel;
 class QTreeView;
 
 namespace syncscope::ui {
@@ -17,6 +18,7 @@ public:
     explicit DetailsPanel(QWidget *parent = nullptr);
     DetailsModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
+    QLabel *hint() const { return m_hint; } // shown while nothing is selected
 
 Q_SIGNALS:
     void eventRequested(qint64 event);
@@ -24,6 +26,7 @@ Q_SIGNALS:
 private:
     DetailsModel *m_model;
     QTreeView *m_view;
+    QLabel *m_hint;
 };
 
 } // namespace syncscope::ui
