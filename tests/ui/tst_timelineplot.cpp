@@ -17,6 +17,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTest>
+#include <QToolTip>
 #include <QWindow>
 
 using namespace syncscope;
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void fitAllRedOnlyWhereThePathIs();
     void darkPalette();
     void deepStacksOpenCollapsed();
+    void tooltipGoesWithAZoom();
 
 private:
     std::shared_ptr<Analysis> m_analysis;
@@ -772,6 +774,20 @@ void TestTimelinePlot::deepStacksOpenCollapsed()
     p->setGroupCollapsed(cpuGroup, false); // what a click on the label does
     QVERIFY(!p->groupCollapsed(cpuGroup));
     QVERIFY(p->contentHeight() > p->visibleHeight());
+}
+
+// Issue 41, item 10: a hover tooltip named what was under the pointer before a zoom and stayed
+// over whatever was there after it.
+void TestTimelinePlot::tooltipGoesWithAZoom()
+{
+    TimelinePlot *p = plot();
+    const QPoint at = p->mapToGlobal(p->plotRect().center());
+    QToolTip::showText(at, QStringLiteral("aten::mm\n20 \u00b5s"), p);
+    QTRY_VERIFY(QToolTip::isVisible());
+    const TimeRange before = p->range();
+    p->zoomBy(2);
+    QVERIFY(!(p->range() == before));
+    QTRY_VERIFY_WITH_TIMEOUT(!QToolTip::isVisible(), 1000); // hidden at once (a tooltip stays 10 s)
 }
 
 QTEST_MAIN(TestTimelinePlot)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelineplot.h"
 
+#include <QToolTip>
+
 #include "gaplayer.h"
 #include "timeaxisticker.h"
 #include "timelinelayers.h"
@@ -197,6 +199,10 @@ void TimelinePlot::applyRange(const TimeRange &r)
         return;
     xAxis2->setRange(clamped.t0, clamped.t1);
     xAxis->setRange(clamped.t0, clamped.t1);
+    // A hover tooltip names what was under the pointer before the zoom or pan: it would
+    // stay over whatever is there now (issue 41).
+    if (QToolTip::isVisible())
+        QToolTip::hideText();
     refresh();
     Q_EMIT rangeChanged();
 }
