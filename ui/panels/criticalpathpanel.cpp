@@ -75,6 +75,9 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     m_opsView->sortByColumn(CriticalOpsModel::IndexColumn, Qt::AscendingOrder);
     m_group->setToolTip(tr("Group by op name: one row per name, how often it is on the path, its total and share"));
     m_zero->setToolTip(tr("Show the path's zero-length (0 ns) dependency rows (hidden: they take no time)"));
+    // The summary counts the ops on the path; the table lists them with the dependency (wait)
+    // rows between them, or by name: it says which, so the two counts do not disagree (issue 41).
+    connect(m_ops, &QAbstractItemModel::modelReset, this, &CriticalPathPanel::describeTable);
     connect(m_group, &QCheckBox::toggled, m_ops, &CriticalOpsModel::setGrouped);
     connect(m_zero, &QCheckBox::toggled, m_ops, &CriticalOpsModel::setShowZeroRows);
     // A bound-by row highlights its parts of the path; a second click on it shows the whole path.
@@ -157,6 +160,7 @@ void CriticalPathPanel::clear()
 {
     m_ops->setPath(nullptr, nullptr);
     m_breakdown->setPath(nullptr);
+    m_summaryBase.clear();
     m_summary->setText(tr("No critical path yet."));
     m_steps->hide();
 }
@@ -168,6 +172,7 @@ void CriticalPathPanel::setGraphCapture(std::shared_ptr<const GraphCaptureLink> 
 
 void CriticalPathPanel::setBusy(const QString &text)
 {
+    m_summaryBase.clear();
     m_summary->setText(text);
 }
 
@@ -179,8 +184,10 @@ void CriticalPathPanel::setPath(std::shared_ptr<const CriticalPathResult> cp,
     m_ops->setPath(cp, model);
     m_breakdown->setPath(cp);
     if (!cp) {
+        m_summaryBase.clear();
         m_summary->setText(tr("The critical path was not computed."));
     } else if (!cp->success) {
+        m_summaryBase.clear();
         m_summary->setText(tr("No critical path: %1").arg(QString::fromStdString(cp->reason)));
     } else {
         // One notion of step: ProfilerStep#N as the selector lists them; an HTA instance
@@ -200,7 +207,8 @@ void CriticalPathPanel::setPath(std::shared_ptr<const CriticalPathResult> cp,
                            .arg(cp->pathEdges.size());
         if (!cp->window.profilerSteps && !cp->window.wholeTrace && first >= 0 && last + 1 == steps.size())
             text += tr(" \u2014 as HTA computes it, without the last step's events (so it is short)");
-        m_summary->setText(text);
+        m_summaryBase = text;
+        describeTable();
     }
     m_updating = true;
     m_steps->clear();
@@ -221,6 +229,30 @@ void CriticalPathPanel::setPath(std::shared_ptr<const CriticalPathResult> cp,
         m_steps->hide();
     }
     m_updating = false;
+}
+
+} // namespace syncscope::ui
+
+namespace syncscope::ui {
+
+void CriticalPathPanel::describeTable()
+{
+    if (m_summaryBase.isEmpty())
+        return;
+    const int rows = m_ops->rowCount();
+    int ops = 0;
+    for (int r = 0; r < rows; ++r)
+        ops += m_ops->row(r).event >= 0 ? 1 : 0;
+    // A row is a stretch of the path through one op (the path can pass through an op more
+    // than once: before and after its children), or a dependency between ops.
+    QString table;
+    if (m_ops->grouped())
+        table = tr("the table: %n op name(s)", nullptr, rows);
+    else
+        table = tr("the table: %1 stretches of the path (an op once per pass through it)").arg(rows) +
+                (rows > ops ? tr(", %1 of them dependencies").arg(rows - ops) : QString()) +
+                (m_ops->showZeroRows() ? QString() : tr(", 0 ns dependencies hidden"));
+    m_summary->setText(m_summaryBase + QStringLiteral("; ") + table);
 }
 
 } // namespace syncscope::ui

@@ -53,9 +53,11 @@ Q_SIGNALS:
     void boundByRequested(const QString &boundBy);
 
 private:
+    void describeTable();
     CriticalOpsModel *m_ops;
     BreakdownModel *m_breakdown;
     QLabel *m_summary;
+    QString m_summaryBase; // the path's own counts; describeTable() adds the table's
     QComboBox *m_steps;
     QTableView *m_breakdownView;
     QTableView *m_opsView;
