@@ -247,11 +247,14 @@ void CriticalPathPanel::describeTable()
     // than once: before and after its children), or a dependency between ops.
     QString table;
     if (m_ops->grouped())
-        table = tr("the table: %n op name(s)", nullptr, rows);
+        table = tr("table: %n op name(s)", nullptr, rows);
     else
-        table = tr("the table: %1 stretches of the path (an op once per pass through it)").arg(rows) +
-                (rows > ops ? tr(", %1 of them dependencies").arg(rows - ops) : QString()) +
-                (m_ops->showZeroRows() ? QString() : tr(", 0 ns dependencies hidden"));
+        table = tr("table: %1 stretches").arg(rows) +
+                (rows > ops ? tr(", %1 dependencies").arg(rows - ops) : QString());
+    m_summary->setToolTip(tr("A table row is a stretch of the path through one op (an op has a row per pass of "
+                             "the path through it: before and after its children) or a dependency between two ops; "
+                             "0 ns dependencies are hidden unless \"0 ns rows\" is ticked; \"Group by name\" "
+                             "gives one row per op name."));
     m_summary->setText(m_summaryBase + QStringLiteral("; ") + table);
 }
 
