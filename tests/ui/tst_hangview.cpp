@@ -10,6 +10,7 @@
 #include "mainwindow.h"
 #include "recentpairs.h"
 #include "testutil.h"
+#include "theme.h"
 #include "tracegen.h"
 
 #include <QCheckBox>
@@ -53,6 +54,7 @@ private Q_SLOTS:
     void realDumpsAgreeWithTheReport_data();
     void realDumpsAgreeWithTheReport();
     void hangFolderIsRecent();
+    void darkThemeDarkensTheQuietCells();
 
 private:
     QString writeCase(const std::string &name);
@@ -501,6 +503,33 @@ void TestHangView::hangFolderIsRecent()
     QCOMPARE(again->analysis()->suspects.front().pgName, std::string("0"));
     m_w->setRecordRecent(false);
     clearRecentPairs();
+}
+
+// Issue 41, item 10: the grid kept its light cells in the dark palette. The quiet states (not a
+// member, idle) recede into the dark background; the alarming ones keep the legend's colour.
+void TestHangView::darkThemeDarkensTheQuietCells()
+{
+    HangWindow *n = openHang(writeCase("nested_ep"));
+    QVERIFY(n);
+    const HangGrid &g = *n->grid()->grid();
+    const int ep = g.rowOfGroup(*n->analysis(), "9");
+    QCOMPARE(g.at(ep, 0), HangCellState::NotMember);
+    const QPoint origin = n->grid()->cellsRect().topLeft();
+    auto cell = [&](int64_t rank) {
+        n->grid()->grab();
+        return QColor(n->grid()->renderedImage().pixel(n->grid()->cellCenter(ep, rank) - origin));
+    };
+    applyTheme(ThemeChoice::Light, false);
+    QCOMPARE(cell(0), hangCellColor(HangCellState::NotMember, false));
+    applyTheme(ThemeChoice::Dark, false);
+    QCoreApplication::processEvents();
+    const QColor dark = cell(0);
+    const QColor never = cell(12);
+    applyTheme(ThemeChoice::System, false);
+    QCOMPARE(dark, hangCellColor(HangCellState::NotMember, true));
+    QVERIFY(dark.lightness() < 80);
+    QCOMPARE(never, hangCellColor(HangCellState::Never, true));
+    QCOMPARE(hangCellColor(HangCellState::Never, true), hangCellColor(HangCellState::Never, false));
 }
 
 QTEST_MAIN(TestHangView)

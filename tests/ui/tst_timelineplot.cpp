@@ -7,6 +7,7 @@
 #include "timeline/timelinelayers.h"
 #include "timeline/timelineview.h"
 #include "testutil.h"
+#include "theme.h"
 #include "tracebuilder.h"
 #include "uitestutil.h"
 
@@ -75,6 +76,7 @@ private Q_SLOTS:
     void darkPalette();
     void deepStacksOpenCollapsed();
     void tooltipGoesWithAZoom();
+    void overviewFollowsTheTheme();
 
 private:
     std::shared_ptr<Analysis> m_analysis;
@@ -788,6 +790,31 @@ void TestTimelinePlot::tooltipGoesWithAZoom()
     p->zoomBy(2);
     QVERIFY(!(p->range() == before));
     QTRY_VERIFY_WITH_TIMEOUT(!QToolTip::isVisible(), 1000); // hidden at once (a tooltip stays 10 s)
+}
+
+namespace {
+double meanLightness(const QImage &img)
+{
+    double sum = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x)
+            sum += QColor(img.pixel(x, y)).lightness();
+    return sum / std::max(1, img.width() * img.height());
+}
+} // namespace
+
+// Issue 41, item 10: the overview strip kept the image it drew in the light palette after
+// View > Theme > Dark (a light band above a dark timeline).
+void TestTimelinePlot::overviewFollowsTheTheme()
+{
+    OverviewStrip *strip = m_view->overview();
+    applyTheme(ThemeChoice::Light, false);
+    const double light = meanLightness(strip->grab().toImage());
+    applyTheme(ThemeChoice::Dark, false);
+    QCoreApplication::processEvents();
+    const double dark = meanLightness(strip->grab().toImage());
+    applyTheme(ThemeChoice::System, false);
+    QVERIFY2(light > 170 && dark < 90, qPrintable(QStringLiteral("light %1, dark %2").arg(light).arg(dark)));
 }
 
 QTEST_MAIN(TestTimelinePlot)

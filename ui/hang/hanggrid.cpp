@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "hanggrid.h"
 
+#include "theme.h"
+
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
+
+#include <QEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -13,13 +17,15 @@
 
 namespace syncscope::ui {
 
-QColor hangCellColor(HangCellState s)
+QColor hangCellColor(HangCellState s, bool dark)
 {
+    // The quiet states recede into the background of either palette; the alarming ones keep
+    // their colour (the legend's) in both.
     switch (s) {
-    case HangCellState::NotMember: return QColor(0xee, 0xee, 0xee);
-    case HangCellState::Idle: return QColor(0xcf, 0xd6, 0xe0);
+    case HangCellState::NotMember: return dark ? QColor(0x2a, 0x2c, 0x30) : QColor(0xee, 0xee, 0xee);
+    case HangCellState::Idle: return dark ? QColor(0x44, 0x4c, 0x58) : QColor(0xcf, 0xd6, 0xe0);
     case HangCellState::Completed: return QColor(0x8c, 0xc8, 0x8c);
-    case HangCellState::NoDump: return QColor(0x3a, 0x3a, 0x3a);
+    case HangCellState::NoDump: return dark ? QColor(0x10, 0x10, 0x10) : QColor(0x3a, 0x3a, 0x3a);
     case HangCellState::EmptyDump: return QColor(0x9a, 0x9a, 0x9a);
     case HangCellState::Started: return QColor(0xf2, 0xb1, 0x34);
     case HangCellState::Scheduled: return QColor(0x4f, 0x8f, 0xd6);
@@ -256,7 +262,7 @@ void HangGridView::render()
         return;
     QRgb lut[size_t(HangCellState::Count)];
     for (size_t i = 0; i < size_t(HangCellState::Count); ++i)
-        lut[i] = hangCellColor(HangCellState(i)).rgb();
+        lut[i] = hangCellColor(HangCellState(i), isDarkPalette(palette())).rgb();
     const int64_t ranks = m_grid->ranks, rows = int64_t(m_grid->rows.size());
     std::vector<int64_t> c0(size_t(W) + 1);
     for (int x = 0; x <= W; ++x)
@@ -284,6 +290,16 @@ void HangGridView::render()
         for (int x = 0; x < W && c0[size_t(x)] < ranks; ++x)
             out[x] = lut[line[size_t(x)]];
     }
+}
+
+void HangGridView::changeEvent(QEvent *event)
+{
+    // View > Theme: the cells are drawn again in the new palette's colours.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+        m_dirty = true;
+        update();
+    }
+    QWidget::changeEvent(event);
 }
 
 void HangGridView::paintEvent(QPaintEvent *)

@@ -26,7 +26,7 @@ namespace syncscope::ui {
 // Idle: a member of a group that nobody (with a dump) recorded anything in.
 enum class HangCellState : uint8_t { NotMember, Idle, Completed, NoDump, EmptyDump, Started, Scheduled, Never, Count };
 
-QColor hangCellColor(HangCellState s);
+QColor hangCellColor(HangCellState s, bool dark = false);
 QString hangCellName(HangCellState s);
 
 struct HangGridOutline {
@@ -87,6 +87,7 @@ Q_SIGNALS:
     void cellClicked(int row, qint64 rank);
 
 protected:
+    void changeEvent(QEvent *event) override;
     void paintEvent(QPaintEvent *) override;
     void resizeEvent(QResizeEvent *) override;
     void wheelEvent(QWheelEvent *) override;

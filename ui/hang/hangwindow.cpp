@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "hangwindow.h"
 
+#include "theme.h"
+
 #include <algorithm>
 
 #include "hanggrid.h"
@@ -60,7 +62,7 @@ QWidget *legend(QWidget *parent)
     for (int i = int(HangCellState::Count) - 1; i >= 0; --i) {
         auto *swatch = new QLabel(w);
         swatch->setFixedSize(12, 12);
-        swatch->setStyleSheet(QStringLiteral("background:%1;border:1px solid #777").arg(hangCellColor(HangCellState(i)).name()));
+        swatch->setStyleSheet(QStringLiteral("background:%1;border:1px solid #777").arg(hangCellColor(HangCellState(i), isDarkPalette(w->palette())).name()));
         l->addWidget(swatch);
         l->addWidget(new QLabel(hangCellName(HangCellState(i)), w));
         l->addSpacing(6);

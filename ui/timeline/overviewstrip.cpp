@@ -60,6 +60,7 @@ void OverviewStrip::renderImage()
     const int w = std::max(1, r.width()), h = std::max(1, height() - 2);
     m_image = QImage(w, h, QImage::Format_ARGB32_Premultiplied);
     const TimelineColors &c = m_plot->colors();
+    m_imageDark = c.dark;
     m_image.fill(c.background);
     const size_t lanes = m_density.lanes.size();
     if (lanes == 0)
@@ -91,7 +92,7 @@ void OverviewStrip::paintEvent(QPaintEvent *)
     const TimelineColors &c = m_plot->colors();
     p.fillRect(rect(), c.dark ? c.background.lighter(115) : c.background.darker(103));
     const QRect r = m_plot->plotRect();
-    if (m_image.width() != std::max(1, r.width()))
+    if (m_image.width() != std::max(1, r.width()) || m_imageDark != c.dark) // resized, or View > Theme
         renderImage();
     p.drawImage(QPoint(r.left(), 1), m_image);
     if (!m_plot->model())

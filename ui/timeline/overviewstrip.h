@@ -37,6 +37,7 @@ private:
     TimelinePlot *m_plot;
     LaneDensity m_density;
     QImage m_image;
+    bool m_imageDark = false; // the palette m_image was drawn in
 };
 
 } // namespace syncscope::ui
