@@ -508,6 +508,12 @@ int main(int argc, char **argv)
         overviewBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
         return 0;
     }
+    if (args.size() == 2 && args[1] == QStringLiteral("--repaint")) { // the repaint figures alone
+        std::printf("Timeline repaint (1600x1000 window, %s platform)\n", qPrintable(QGuiApplication::platformName()));
+        repaintBench(1'000'000, 16);
+        repaintBench(10'000'000, 33);
+        return 0;
+    }
     const QString work = args.size() > 1 ? args[1] : QStringLiteral("/tmp/syncscope-bench");
     std::printf("Timeline repaint (1600x1000 window, %s platform)\n", qPrintable(QGuiApplication::platformName()));
     repaintBench(1'000'000, 16);

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void costDependsOnPixels();
     void foldCountsCritical();
     void criticalSpansOfAFold();
+    void foldsAreDrawnByDensity();
     void hitTest_data();
     void hitTest();
     void edgesVisible();
@@ -268,6 +269,61 @@ void TestDrawList::foldCountsCritical()
     QCOMPARE(out[5].critical, 0u);
     l.setCritical({});
     QVERIFY(!l.isCritical(50));
+}
+
+// Issue 41, item 3: a folded box is drawn per pixel column as busy as its row is there, in
+// the colour of what mostly runs there; idle columns stay empty.
+void TestDrawList::foldsAreDrawnByDensity()
+{
+    // 500 ns ops every 2 µs over 1 ms at 1 µs per pixel: one fold (the 1.5 µs gaps are under
+    // 3 px), half the columns busy by a half, the others idle.
+    LaneLayout l = layoutOf(run(500, 500, 1500));
+    const Viewport v = Viewport::fit(0, 1'000'000, 1000);
+    std::vector<DrawBox> boxes;
+    buildDrawList(l, v, {0}, 3.0, boxes);
+    QCOMPARE(boxes.size(), size_t(1));
+    QVERIFY(boxes[0].folded());
+    std::vector<PxDensity> d;
+    foldedDensity(l.rows[0], v, boxes[0], d);
+    QCOMPARE(d.size(), size_t(500)); // the idle columns are absent
+    for (const PxDensity &c : d) {
+        QCOMPARE(c.x % 2, 0);
+        QVERIFY2(qAbs(c.busy - 0.5f) < 1e-6f, qPrintable(QString::number(c.busy)));
+    }
+    QCOMPARE(busyNs(l.rows[0], 0, 1'000'000), 250'000.0);
+    QCOMPARE(busyNs(l.rows[0], 250, 2250), 500.0); // half of op 0, half of op 1
+    QCOMPARE(busyNs(l.rows[0], 600, 1900), 0.0);   // a gap
+
+    // The colour is the category with most of the column, not the run's first op: a 100 ns
+    // copy then a 700 ns kernel in every 1 µs column.
+    std::vector<LayoutItem> items;
+    for (uint32_t k = 0; k < 1000; ++k) {
+        LayoutItem copy, kernel;
+        copy.startNs = 1000 * k;
+        copy.durNs = 100;
+        copy.event = 2 * k;
+        copy.band = 1;
+        copy.category = Category::Memcpy;
+        kernel.startNs = 1000 * k + 150;
+        kernel.durNs = 700;
+        kernel.event = 2 * k + 1;
+        kernel.band = 1;
+        kernel.category = Category::Kernel;
+        items.push_back(copy);
+        items.push_back(kernel);
+    }
+    const LaneLayout mixed = buildLaneLayout(items, {{"stream 7", "GPU 0", true}}, items.size());
+    const uint32_t row = mixed.groups[0].firstRow;
+    boxes.clear();
+    buildDrawList(mixed, v, {row}, 3.0, boxes);
+    QCOMPARE(boxes.size(), size_t(1));
+    QCOMPARE(boxes[0].category, Category::Memcpy); // what the solid bar was coloured by
+    foldedDensity(mixed.rows[row], v, boxes[0], d);
+    QCOMPARE(d.size(), size_t(1000));
+    for (const PxDensity &c : d) {
+        QCOMPARE(c.category, Category::Kernel);
+        QVERIFY(qAbs(c.busy - 0.8f) < 1e-6f);
+    }
 }
 
 void TestDrawList::criticalSpansOfAFold()

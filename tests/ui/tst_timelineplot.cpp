@@ -654,6 +654,9 @@ void TestTimelinePlot::repaintIsPixelBound()
     QVERIFY(s.boxes <= rows * size_t(plot()->plotRect().width() / 3 + 1));
     QVERIFY(s.foldedBoxes > 0);
     QVERIFY(s.labels > 0);
+    // Folded boxes are drawn by density (issue 41): pixel columns, at most the rows' width.
+    QVERIFY(s.densityColumns > 0);
+    QVERIFY(s.densityColumns <= rows * size_t(plot()->plotRect().width() + 2));
 }
 
 void TestTimelinePlot::fitAllRedOnlyWhereThePathIs()

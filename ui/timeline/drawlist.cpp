@@ -2,6 +2,7 @@
 #include "drawlist.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace syncscope::ui {
@@ -120,6 +121,108 @@ void criticalSpans(const LaneRow &row, const Viewport &view, const DrawBox &box,
         else
             out.push_back({x0, x1});
         i = next;
+    }
+}
+
+double busyNs(const LaneRow &row, double t0, double t1)
+{
+    if (!(t1 > t0))
+        return 0;
+    const RowWindow w = visibleWindow(row, t0, t1);
+    if (w.first >= w.last)
+        return 0;
+    double busy = 0;
+    if (row.busyPrefix.size() == row.size() + 1) {
+        busy = double(row.busyPrefix[w.last] - row.busyPrefix[w.first]);
+    } else { // a row built without finishRow (tests): summed
+        for (size_t i = w.first; i < w.last; ++i)
+            busy += double(std::max<int64_t>(0, row.end[i] - row.start[i]));
+    }
+    // The events at the ends count only inside [t0, t1].
+    busy -= std::max(0.0, t0 - double(row.start[w.first]));
+    busy -= std::max(0.0, double(row.end[w.last - 1]) - t1);
+    return std::clamp(busy, 0.0, t1 - t0);
+}
+
+namespace {
+
+// The first k in [from, n) for which less(k) is false (less is true, then false): a
+// galloping search, so a sweep whose target moves forward pays log of the distance moved.
+template <typename Less>
+size_t gallop(size_t from, size_t n, Less less)
+{
+    size_t lo = from, hi = from, step = 1;
+    while (hi < n && less(hi)) {
+        lo = hi + 1;
+        hi = lo + step;
+        step <<= 1;
+    }
+    hi = std::min(hi, n);
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (less(mid))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+} // namespace
+
+void foldedDensity(const LaneRow &row, const Viewport &view, const DrawBox &box, std::vector<PxDensity> &out)
+{
+    out.clear();
+    if (size_t(box.first) >= row.size() || view.nsPerPx <= 0)
+        return;
+    const size_t last = std::min<size_t>(size_t(box.first) + box.count, row.size());
+    const double b0 = double(row.start[box.first]), b1 = double(row.end[last - 1]);
+    const int x0 = int(std::floor(view.toX(b0))), x1 = std::max(int(std::ceil(view.toX(b1))), x0 + 1);
+    const bool prefix = row.busyPrefix.size() == row.size() + 1;
+    // The columns left to right: the events each one holds move forward with it. One
+    // search per column, over the ends only (at 10 M events the searches are memory-bound).
+    size_t i = box.first; // the first event ending after the column's start
+    for (int x = x0; x < x1; ++x) {
+        const double ta = std::max(view.toTime(x), b0), tb = std::min(view.toTime(x + 1), b1);
+        if (!(tb > ta))
+            continue;
+        i = gallop(i, last, [&](size_t k) { return double(row.end[k]) <= ta; });
+        const size_t after = gallop(i, last, [&](size_t k) { return double(row.end[k]) <= tb; }); // first ending after tb
+        const size_t j = after < last && double(row.start[after]) < tb ? after + 1 : after; // with the one across tb
+        const size_t carry = after; // the next column starts at tb
+        if (i >= j) {
+            i = carry;
+            continue; // idle: the gap stays visible
+        }
+        double busy = 0;
+        if (prefix) {
+            busy = double(row.busyPrefix[j] - row.busyPrefix[i]);
+        } else {
+            for (size_t k = i; k < j; ++k)
+                busy += double(std::max<int64_t>(0, row.end[k] - row.start[k]));
+        }
+        busy -= std::max(0.0, ta - double(row.start[i]));
+        busy -= std::max(0.0, double(row.end[j - 1]) - tb);
+        if (busy <= 0) {
+            i = carry;
+            continue;
+        }
+        // The category with the most time in the column: exact over up to 4 events, else
+        // over 4 of them spread evenly (by index); one event (the common case) is its own.
+        const size_t n = j - i;
+        Category best = row.category[i];
+        if (n > 1) {
+            std::array<double, kCategoryCount> time{};
+            const size_t picks = std::min<size_t>(n, 4);
+            for (size_t m = 0; m < picks; ++m) {
+                const size_t k = i + (n <= 4 ? m : m * n / picks);
+                const double overlap = std::min(double(row.end[k]), tb) - std::max(double(row.start[k]), ta);
+                time[size_t(row.category[k])] += std::max(overlap, 1e-9);
+            }
+            best = Category(std::max_element(time.begin(), time.end()) - time.begin());
+        }
+        out.push_back({x, float(std::min(1.0, busy / view.nsPerPx)), best});
+        i = carry;
     }
 }
 

@@ -46,6 +46,20 @@ struct PxSpan {
 };
 void criticalSpans(const LaneRow &row, const Viewport &view, const DrawBox &box, std::vector<PxSpan> &out);
 
+// A folded box drawn as what it holds (issue 41: at fit-all every lane was one solid bar
+// "1127 ops", gaps hidden, coloured by its first op): per pixel column, the share of the
+// column's time the row is busy and the category that takes most of it; a column the
+// row leaves idle is absent. Cost: a few binary searches per column (busyPrefix), not a
+// walk over the box's events.
+struct PxDensity {
+    int x = 0;      // pixel column (viewport x)
+    float busy = 0; // 0..1
+    Category category = Category::Other;
+};
+void foldedDensity(const LaneRow &row, const Viewport &view, const DrawBox &box, std::vector<PxDensity> &out);
+// Nanoseconds of [t0, t1] covered by the row's events (a row's events never overlap).
+double busyNs(const LaneRow &row, double t0, double t1);
+
 // [first, last) of the events of `row` that intersect [t0, t1] (an event that
 // ends at t0 or starts at t1 counts).
 struct RowWindow {

@@ -122,7 +122,7 @@ std::shared_ptr<TimelineModel> buildJobTimelineModel(const std::vector<JobTimeli
         const std::string rankName = "Rank " + std::to_string(part.rank);
         auto addRow = [&](LaneRow row, uint32_t group) {
             row.group = group;
-            row.criticalPrefix.assign(row.size() + 1, 0);
+            finishRow(row);
             const uint32_t r = static_cast<uint32_t>(out.rows.size());
             for (size_t i = 0; i < row.size(); ++i)
                 out.endNs = std::max(out.endNs, row.end[i]);

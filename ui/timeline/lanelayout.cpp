@@ -98,8 +98,16 @@ LaneLayout buildLaneLayout(std::vector<LayoutItem> items, const std::vector<Trac
         out.groups.push_back(std::move(g));
     }
     for (auto &row : out.rows)
-        row.criticalPrefix.assign(row.size() + 1, 0);
+        finishRow(row);
     return out;
+}
+
+void finishRow(LaneRow &row)
+{
+    row.criticalPrefix.assign(row.size() + 1, 0);
+    row.busyPrefix.assign(row.size() + 1, 0);
+    for (size_t i = 0; i < row.size(); ++i)
+        row.busyPrefix[i + 1] = row.busyPrefix[i] + std::max<int64_t>(0, row.end[i] - row.start[i]);
 }
 
 void LaneLayout::setCritical(const std::vector<uint32_t> &events)

@@ -59,9 +59,13 @@ struct LaneRow {
     std::vector<uint32_t> event;
     std::vector<Category> category;
     std::vector<uint32_t> criticalPrefix; // criticalPrefix[i] = critical events among [0, i)
+    std::vector<int64_t> busyPrefix;      // busyPrefix[i] = ns covered by events [0, i) (finishRow)
     size_t size() const { return event.size(); }
     uint32_t criticalIn(size_t first, size_t last) const { return criticalPrefix[last] - criticalPrefix[first]; }
 };
+
+// Once a row's events are in: its critical counts (none yet) and busy-time prefix sums.
+void finishRow(LaneRow &row);
 
 struct LaneGroup {
     std::string name;

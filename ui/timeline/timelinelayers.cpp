@@ -5,6 +5,7 @@
 #include "timelineplot.h"
 
 #include <QElapsedTimer>
+#include <QImage>
 
 #include <algorithm>
 #include <cmath>
@@ -154,7 +155,36 @@ void BoxLayer::draw(QCPPainter *painter)
         if (b.critical && !b.folded())
             painter->fillRect(r.adjusted(-2, -1, 2, 1), c.criticalBand);
         fillSpans(painter, m_spans, rect, r.top(), r.height(), c.criticalBand, 1);
-        painter->fillRect(r, fill);
+        double meanBusy = 1;
+        if (b.folded()) {
+            // Density, not a solid bar: each pixel column as busy as the row is there, in the
+            // colour of what mostly runs there; idle columns stay empty (issue 41).
+            foldedDensity(model.layout.rows[b.row], view, b, m_density);
+            double sum = 0;
+            if (!m_density.empty()) {
+                // One image row per box, stretched to the row's height: a column per pixel
+                // without a fill call per pixel.
+                const int first = std::max(m_density.front().x, -1), lastX = std::min(m_density.back().x, rect.width());
+                if (lastX >= first) {
+                    QImage line(lastX - first + 1, 1, QImage::Format_ARGB32_Premultiplied);
+                    line.fill(Qt::transparent);
+                    auto *px = reinterpret_cast<QRgb *>(line.scanLine(0));
+                    for (const PxDensity &d : m_density) {
+                        sum += d.busy;
+                        if (d.x < first || d.x > lastX)
+                            continue;
+                        const QColor &col = c.category[static_cast<int>(d.category)];
+                        const int a = int(255 * (0.25 + 0.75 * double(d.busy)));
+                        px[d.x - first] = qPremultiply(qRgba(col.red(), col.green(), col.blue(), a));
+                    }
+                    painter->drawImage(QRectF(rect.left() + first, r.top(), line.width(), r.height()), line);
+                }
+            }
+            meanBusy = sum / double(std::max(1.0, r.width()));
+            stats.densityColumns += m_density.size();
+        } else {
+            painter->fillRect(r, fill);
+        }
         // Job: a collective kernel's wait for the last arrival is hatched and lighter, the
         // transfer after it solid; the last arriver gets a marker at its start.
         if (jobMarks && b.category == Category::Communication && !b.folded()) {
@@ -206,7 +236,7 @@ void BoxLayer::draw(QCPPainter *painter)
         text = fm.elidedText(text, Qt::ElideRight, int(visibleW) - 6);
         if (text.size() <= 1)
             continue;
-        painter->setPen(b.folded() ? textOn(fill).lighter(c.dark ? 80 : 160) : textOn(fill));
+        painter->setPen(!b.folded() ? textOn(fill) : meanBusy > 0.6 ? textOn(fill).lighter(c.dark ? 80 : 160) : c.text);
         const QRectF tr(std::max(r.left(), double(rect.left())) + 3, r.top(), visibleW - 6, r.height());
         painter->drawText(tr, Qt::AlignVCenter | Qt::AlignLeft, text);
         ++stats.labels;

@@ -47,6 +47,7 @@ private:
     std::vector<DrawBox> m_folded;
     std::vector<uint32_t> m_foldedRows;
     std::vector<PxSpan> m_spans; // a folded box's critical parts
+    std::vector<PxDensity> m_density; // a folded box's busy share and category per pixel column
 };
 
 class EdgeLayer : public TimelineLayerable
