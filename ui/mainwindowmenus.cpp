@@ -232,7 +232,7 @@ void MainWindow::createViewMenu()
     auto *orderGroup = new QActionGroup(this);
     const std::pair<QString, RankOrder> orders[] = {{tr("By rank"), RankOrder::ByRank},
                                                     {tr("By step time (slowest first)"), RankOrder::ByStepTime},
-                                                    {tr("By waits caused (stragglers first)"), RankOrder::ByWaitsCaused}};
+                                                    {tr("By waits their extra work caused (stragglers first)"), RankOrder::ByWaitsCaused}};
     m_rankOrderBox = new QComboBox(this);
     m_rankOrderBox->setObjectName(QStringLiteral("rankOrder"));
     m_rankOrderBox->setToolTip(tr("Order of the ranks on the job timeline"));

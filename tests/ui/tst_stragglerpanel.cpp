@@ -154,6 +154,11 @@ void TestStragglerPanel::computedAsAnalyzeJob()
     QVERIFY(p.summaryLabel()->text().contains(QString::number(want.noDelayStepUs / 1e3, 'f', 3)));
     QVERIFY(p.summaryLabel()->text().contains(QStringLiteral("Layout inferred: dp %1, pp 1, tp 1").arg(kRanks)));
     QVERIFY(p.summaryLabel()->text().contains(QLatin1String("M_W")));
+    // What S means here is said with it (issue 41: "S = 0.969" beside a named straggler).
+    const QString meaning = want.slowdown > 1.001 ? QStringLiteral("S > 1: with every op at its ideal duration")
+                            : want.slowdown < 0.999 ? QStringLiteral("S < 1: replayed without launch delays")
+                                                    : QStringLiteral("S = 1: op durations do not slow the step");
+    QVERIFY2(p.summaryLabel()->text().contains(meaning), qPrintable(p.summaryLabel()->text()));
     QVERIFY(p.errorLabel()->isHidden());
 
     QTableView *dp = p.view(StragglerTableModel::DpRanks);

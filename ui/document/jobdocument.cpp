@@ -2,6 +2,7 @@
 // JobDocument's life: opening a folder of ranks, the first ranks' snapshot on the
 // timeline, the finished job, closing; and the status summary.
 #include "jobdocument.h"
+#include "job/jobtexts.h"
 
 #include "job/jobanalysis.h"
 #include "job/jobexport.h"
@@ -215,15 +216,10 @@ QString JobDocument::statusSummary() const
     parts << tr("%1 ops on the timeline").arg(QLocale().toString(qint64(m_model->layout.itemCount)));
     parts << tr("%1 matched collectives").arg(QLocale().toString(qint64(job.analysis.collectives.size())));
     if (job.analysis.criticalPath.valid)
-        parts << tr("job critical path %1").arg(QString::fromStdString(formatDuration(job.analysis.criticalPath.weightUs * 1000)));
-    if (!job.analysis.stragglers.empty()) {
-        const int64_t r = job.analysis.stragglers.front();
-        for (const RankJobStats &s : job.analysis.ranks)
-            if (s.rank == r && s.collectiveWaitCausedUs > 0)
-                parts << tr("top straggler rank %1 (%2 of waits caused)")
-                             .arg(r)
-                             .arg(QString::fromStdString(formatDuration(s.collectiveWaitCausedUs * 1000)));
-    }
+        parts << tr("job critical path %1").arg(QString::fromStdString(formatDuration(job.analysis.criticalPath.weightUs * 1000))) +
+                     jobPathSkewText(job.analysis);
+    if (const QString top = topStragglerText(job.analysis); !top.isEmpty())
+        parts << top;
     if (m_rawClocks)
         parts << tr("raw clocks");
     if (isHtaExact(m_request.cpa))

@@ -50,7 +50,8 @@ std::string rankLabel(const JobData &job, size_t i, bool rawClocks)
         if (s.collectiveWaitUs > 0)
             parts.push_back("waited " + ms(s.collectiveWaitUs));
         if (s.collectiveWaitCausedUs > 0)
-            parts.push_back("caused " + ms(s.collectiveWaitCausedUs) + " of waits");
+            parts.push_back("caused " + ms(s.collectiveWaitCausedUs) + " of waits" +
+                            (s.workDelayCostUs > 0 ? " (" + ms(s.workDelayCostUs) + " by its extra work)" : ""));
         if (rawClocks)
             parts.push_back("own clock");
         else if (s.clockOffsetUs != 0)
@@ -58,7 +59,7 @@ std::string rankLabel(const JobData &job, size_t i, bool rawClocks)
     }
     if (!job.analysis.stragglers.empty() && job.analysis.stragglers.front() == r.rank) {
         for (const RankJobStats &s : job.analysis.ranks)
-            if (s.rank == r.rank && s.collectiveWaitCausedUs > 0)
+            if (s.rank == r.rank && s.workDelayCostUs > 0)
                 parts.insert(parts.begin(), "\u26a0 top straggler");
     }
     std::string out;
@@ -116,7 +117,7 @@ void rankOrderKeys(const JobData &job, const TimelineModel &model, std::vector<d
             stepTimeUs[p] = rankStepTimeUs(job.ranks[size_t(i)].summary, job.window);
         for (const RankJobStats &s : job.analysis.ranks)
             if (s.rank == model.parts[p].rank)
-                waitCausedUs[p] = s.collectiveWaitCausedUs;
+                waitCausedUs[p] = s.workDelayCostUs; // the stragglers' ranking (issue 41: one metric)
     }
 }
 

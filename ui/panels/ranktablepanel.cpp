@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ranktablepanel.h"
+#include "job/jobtexts.h"
 #include "tableviewsetup.h"
 
 #include "job/jobdata.h"
@@ -34,21 +35,16 @@ QString jobSummaryLine(const JobData &job)
     if (job.discovery.missingRankCount > 0)
         parts << QObject::tr("%n rank(s) missing", nullptr, int(job.discovery.missingRankCount));
     parts << QObject::tr("%n collective(s) matched", nullptr, int(job.analysis.collectives.size()));
-    if (!job.analysis.stragglers.empty()) {
-        const int64_t top = job.analysis.stragglers.front();
-        for (const auto &s : job.analysis.ranks)
-            if (s.rank == top && s.collectiveWaitCausedUs > 0)
-                parts << QObject::tr("top straggler: rank %1 (%2 of waits caused)")
-                             .arg(top)
-                             .arg(QString::fromStdString(formatDuration(s.collectiveWaitCausedUs * 1000)));
-    }
+    if (const QString top = topStragglerText(job.analysis); !top.isEmpty())
+        parts << top;
     const JobCriticalPath &cp = job.analysis.criticalPath;
     if (cp.valid) {
         QStringList through;
         for (auto r : cp.ranksOnPath)
             through << QString::number(r);
         parts << QObject::tr("job critical path %1 through rank(s) %2")
-                     .arg(QString::fromStdString(formatDuration(cp.weightUs * 1000)), through.join(QStringLiteral(", ")));
+                         .arg(QString::fromStdString(formatDuration(cp.weightUs * 1000)), through.join(QStringLiteral(", "))) +
+                     jobPathSkewText(job.analysis);
     }
     return parts.join(QStringLiteral(" \u00b7 "));
 }

@@ -225,6 +225,21 @@ QString StragglerPanel::summaryText(const StragglerPanelResult &r) const
                       nullptr, int(w.steps.size()))
                        .arg(QString::number(w.slowdown, 'f', 3), QString::number(w.measuredStepUs / 1e3, 'f', 3),
                             QString::number(w.noDelayStepUs / 1e3, 'f', 3), QString::number(w.idealStepUs / 1e3, 'f', 3));
+    // What S says here, beside a Ranks dock that may name a straggler (issue 41).
+    if (w.slowdown > 1.001)
+        text += QStringLiteral("<br>") + tr("S > 1: with every op at its ideal duration the step would be %1 % shorter.")
+                                             .arg(QString::number(100.0 * (1.0 - 1.0 / w.slowdown), 'f', 1));
+    else if (w.slowdown < 0.999)
+        text += QStringLiteral("<br>") +
+                tr("S < 1: replayed without launch delays, the measured ops already beat the ideal (each op at its "
+                   "type's mean): the spread of op durations costs this job no step time. Waits the Ranks dock "
+                   "charges to a straggler come from its launch delays (launch slowdown %1) or start skew, which "
+                   "S leaves out.")
+                    .arg(QString::number(w.launchSlowdown, 'f', 3));
+    else
+        text += QStringLiteral("<br>") + tr("S = 1: op durations do not slow the step; waits come from launch delays "
+                                            "(launch slowdown %1) or start skew.")
+                                             .arg(QString::number(w.launchSlowdown, 'f', 3));
     text += QStringLiteral("<br>") + tr("Layout %1: dp %2, pp %3, tp %4")
                                          .arg(QString::fromStdString(l.source))
                                          .arg(l.dpSize)
