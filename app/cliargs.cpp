@@ -144,6 +144,8 @@ const std::vector<CliOption> &cliOptions()
         {"--screenshot", "FILE", "Window",
          "Load the traces, render the inspector window offscreen to FILE (PNG) and exit. Needs no display."},
         {"--size", "WxH", "Window", "Window size for --screenshot, e.g. 1600x1000 (the default)."},
+        {"--theme", "THEME", "Window",
+         "light, dark or system (the default: the one saved under View > Theme); for this run only, saved nowhere."},
         {"--select", "NAME", "Window",
          "Select the earliest op named NAME (else the first whose name contains it) and show its details."},
         {"--rank-order", "ORDER", "Window",

@@ -203,6 +203,11 @@ bool buildCliRequest(const CliArgs &args, const char *argv0, CliRequest &out, st
         error = "--rank-order takes rank, step or waits (got '" + out.rankOrder + "')";
         return false;
     }
+    out.theme = args.value("--theme");
+    if (args.has("--theme") && out.theme != "light" && out.theme != "dark" && out.theme != "system") {
+        error = "--theme takes light, dark or system (got '" + out.theme + "')";
+        return false;
+    }
     if (args.has("--size") && !parseSize(args.value("--size"), out.width, out.height)) {
         error = "--size takes WIDTHxHEIGHT between 200 and 10000 pixels (got '" + args.value("--size") + "')";
         return false;

@@ -18,6 +18,7 @@ struct CliRequest {
     int width = 1600, height = 1000;  // --size WxH
     std::string select;               // --select NAME
     std::string rankOrder;            // --rank-order rank|step|waits (jobs)
+    std::string theme;                // --theme light|dark|system (the window)
     bool openPair = false;            // --open-pair
 };
 

@@ -57,6 +57,7 @@ int main(int argc, char **argv)
             gui.height = request.height;
             gui.select = request.select;
             gui.rankOrder = request.rankOrder;
+            gui.theme = request.theme;
             gui.openPair = request.openPair;
             if (cli.has("--diff")) { // the compare window
                 DiffSideSpec base, cand;

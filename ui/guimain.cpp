@@ -160,10 +160,16 @@ int runGui(int argc, char **argv, const GuiOptions &cli)
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("io.github.syncscope.Syncscope"),
                                                  QIcon(QStringLiteral(":/icons/syncscope.png"))));
 
+    // --theme for this run (screenshots in both palettes), else the saved one (not offscreen).
+    if (cli.theme == "light" || cli.theme == "dark" || cli.theme == "system")
+        ui::applyTheme(cli.theme == "light"  ? ui::ThemeChoice::Light
+                       : cli.theme == "dark" ? ui::ThemeChoice::Dark
+                                             : ui::ThemeChoice::System,
+                       false);
+    else if (!headless)
+        ui::applyTheme(ui::savedTheme(), false);
     if (cli.diff && headless)
         return compareScreenshot(cli);
-    if (!headless)
-        ui::applyTheme(ui::savedTheme(), false);
     if (cli.diff) {
         ui::CompareWindow compare;
         compare.show();

@@ -17,6 +17,7 @@ struct GuiOptions {
     int width = 1600, height = 1000;
     std::string select;               // op to select (by name) before the screenshot
     std::string rankOrder;            // jobs: "rank" (default), "step" or "waits"
+    std::string theme;                // --theme: "light", "dark", "system"; "" the saved one
     bool openPair = false;            // start with the Open pair dialog
     // --diff BASELINE CANDIDATE: the compare window (ui/diff) instead of the inspector.
     bool diff = false;

@@ -167,6 +167,43 @@ int firstPaint(const QString &host, const QString &device)
     return done > 0 ? 0 : 1;
 }
 
+// Issue 41: a device trace recorded with Python stacks, opened in a 1600x1000 window: when the
+// timeline is first painted, and whether a GPU lane is on that first screen (its row's top,
+// scrolled to the top, within the visible height) — before issue 41 a with_stack=True trace
+// showed 40-80 rows of Python frames and no GPU lane.
+int gpuLaneFirstScreen(const QString &device)
+{
+    MainWindow w;
+    w.setInteractive(false);
+    w.setRecordRecent(false);
+    w.resize(1600, 1000);
+    w.show();
+    TimelinePlot *plot = w.timeline()->plot();
+    double shown = -1, painted = -1;
+    int gpuY = -1, visible = 0;
+    QObject::connect(&w, &MainWindow::timelineShown, [&] { shown = secondsSinceProcessStart(); });
+    QObject::connect(plot, &QCustomPlot::afterReplot, [&] {
+        if (shown < 0 || painted >= 0 || !plot->model())
+            return;
+        painted = secondsSinceProcessStart();
+        const auto &groups = plot->model()->layout.groups;
+        for (const RowGeometry::Item &it : plot->geometry().items)
+            if (!it.header && it.groupFirst && groups[it.group].gpu) {
+                gpuY = it.y;
+                break;
+            }
+        visible = plot->visibleHeight();
+    });
+    QObject::connect(&w, &MainWindow::loadFinished, [&](bool) { QTimer::singleShot(50, qApp, &QCoreApplication::quit); });
+    w.openFiles(QString(), device);
+    QApplication::exec();
+    const bool onScreen = gpuY >= 0 && gpuY + plot->rowHeight() <= visible;
+    std::printf("  %s: timeline painted %.2f s after process start; first GPU lane at y = %d px of %d visible: %s\n",
+                qPrintable(QFileInfo(device).fileName()), painted, gpuY, visible,
+                onScreen ? "on the first screen [ok]" : "below the fold [MISSED]");
+    return onScreen ? 0 : 1;
+}
+
 void firstPaintBench(const QString &self, const QString &work)
 {
     QString host = work + QStringLiteral("/p500.et.json"), device = work + QStringLiteral("/p500.kineto.json");
@@ -507,6 +544,11 @@ int main(int argc, char **argv)
                     std::thread::hardware_concurrency());
         overviewBench(args[0], args.size() > 2 ? args[2] : QStringLiteral("/tmp/syncscope-bench"));
         return 0;
+    }
+    if (args.size() == 3 && args[1] == QStringLiteral("--gpu-lane")) {
+        std::printf("GPU lane on the first screen (1600x1000 window, %s platform)\n",
+                    qPrintable(QGuiApplication::platformName()));
+        return gpuLaneFirstScreen(args[2]);
     }
     if (args.size() == 2 && args[1] == QStringLiteral("--repaint")) { // the repaint figures alone
         std::printf("Timeline repaint (1600x1000 window, %s platform)\n", qPrintable(QGuiApplication::platformName()));

@@ -89,6 +89,12 @@ void TestCliRequest::options()
     QCOMPARE(QString::fromStdString(job.request.devicePath), QStringLiteral("traces/"));
     QVERIFY(!buildCliRequest(parseCli({"traces/", "--rank-order", "slowest"}), nullptr, job, error));
     QVERIFY(QString::fromStdString(error).contains(QStringLiteral("--rank-order takes rank, step or waits")));
+    // The window's palette for this run (screenshots in both): light, dark or system.
+    CliRequest themed;
+    QVERIFY(buildCliRequest(parseCli({"x.json", "--theme", "dark"}), nullptr, themed, error));
+    QCOMPARE(QString::fromStdString(themed.theme), QStringLiteral("dark"));
+    QVERIFY(!buildCliRequest(parseCli({"x.json", "--theme", "blue"}), nullptr, themed, error));
+    QVERIFY(QString::fromStdString(error).contains(QStringLiteral("--theme takes light, dark or system")));
 }
 
 void TestCliRequest::usageErrors_data()
