@@ -13,6 +13,8 @@
 #include "panels/criticalpathpanel.h"
 #include "testutil.h"
 #include "theme.h"
+#include "timeline/gapoverlay.h"
+#include "timeline/gaplayer.h"
 #include "tracebuilder.h"
 #include "uitestutil.h"
 
@@ -43,6 +45,7 @@ private Q_SLOTS:
     void dockIsRegistered();
     void splitOfAnInlineTrace();
     void hipLaunchesAreCountedBeside();
+    void chartSpeaksTheTimelinesColours();
     void wholeTraceIsTheReportsBreakdown();
     void everyStepHasABarSummingTo100();
     void pickingAStepChangesTheTables();
@@ -225,6 +228,38 @@ void TestBreakdownDock::hipLaunchesAreCountedBeside()
     QCOMPARE(top->rowCount(), 1);
     QCOMPARE(top->cell(0, 3).sort.toULongLong(), qulonglong(3)); // Type, Kernel, Total, Count
     QCOMPARE(top->cell(0, 2).sort.toDouble(), 300.0);
+}
+
+// Issue 41, item 6: one colour vocabulary. The chart's compute is the timeline's kernel
+// colour, communication its communication colour, exposed communication the orange of the
+// timeline's exposed-comm band, copies the memcpy colour; its "Compute only" is named apart
+// from HTA's "Compute (HTA)" of the Temporal table; the legend is never cut in a narrow dock.
+void TestBreakdownDock::chartSpeaksTheTimelinesColours()
+{
+    const QString path = QString::fromStdString(uitest::writeKineto(overlapTrace(), "breakdown_colours"));
+    QVERIFY(open(path));
+    BreakdownChart *chart = panel()->chart();
+    const TimelineColors c = timelineColors(false);
+    applyTheme(ThemeChoice::Light, false);
+    QCOMPARE(chart->part(BreakdownSplit::Compute)->brush().color(), c.category[int(Category::Kernel)]);
+    QCOMPARE(chart->part(BreakdownSplit::OverlappedComm)->brush().color(), c.category[int(Category::Communication)]);
+    QCOMPARE(chart->part(BreakdownSplit::ExposedComm)->brush().color(), overlayColor(OverlayKind::ExposedComm, false));
+    QCOMPARE(chart->part(BreakdownSplit::MemoryOther)->brush().color(), c.category[int(Category::Memcpy)]);
+    QCOMPARE(chart->part(BreakdownSplit::Compute)->name(), QStringLiteral("Compute only"));
+    QCOMPARE(panel()->tableModel(TemporalTable)->cell(1, 0).text, QStringLiteral("Compute (HTA)"));
+    // 320 px wide: the five names wrap onto rows, each shown whole.
+    chart->resize(320, 220);
+    chart->show();
+    QVERIFY(QTest::qWaitForWindowExposed(chart));
+    chart->replot();
+    for (int p = 0; p < BreakdownSplit::PartCount; ++p) {
+        QCPAbstractLegendItem *item = chart->legend->itemWithPlottable(chart->part(p));
+        QVERIFY(item);
+        const int need = chart->fontMetrics().horizontalAdvance(chart->part(p)->name());
+        QVERIFY2(item->outerRect().width() >= need && item->outerRect().right() <= chart->width(),
+                 qPrintable(QStringLiteral("%1: %2 px for %3").arg(chart->part(p)->name()).arg(item->outerRect().width()).arg(need)));
+    }
+    applyTheme(ThemeChoice::System, false);
 }
 
 void TestBreakdownDock::wholeTraceIsTheReportsBreakdown()

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "breakdownchart.h"
 
+#include "theme.h"
+#include "timeline/gaplayer.h"
+#include "timeline/gapoverlay.h"
 #include "timeline/timeformat.h"
 
+#include <QResizeEvent>
 #include <QToolTip>
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -11,16 +17,19 @@ namespace syncscope::ui {
 
 namespace {
 
-// Compute blue, hidden communication green (it is fine), exposed communication red
-// (the part to fix), copies violet, idle grey: readable in both themes.
-QColor partColor(int part)
+// The timeline's vocabulary (issue 41: green and red meant kernel and sync there, hidden and
+// exposed communication here): compute in the kernel colour, communication under compute in
+// the communication colour, exposed communication in the orange of the timeline's exposed-comm
+// band, copies in the memcpy colour, idle in the lane grey.
+QColor partColor(int part, bool dark)
 {
+    const TimelineColors c = timelineColors(dark);
     switch (part) {
-    case BreakdownSplit::Compute: return QColor(0x3b, 0x7d, 0xd8);
-    case BreakdownSplit::OverlappedComm: return QColor(0x4c, 0xaf, 0x6a);
-    case BreakdownSplit::ExposedComm: return QColor(0xd9, 0x4a, 0x3d);
-    case BreakdownSplit::MemoryOther: return QColor(0x9b, 0x6b, 0xc8);
-    default: return QColor(0xa8, 0xa8, 0xa8);
+    case BreakdownSplit::Compute: return c.category[static_cast<int>(Category::Kernel)];
+    case BreakdownSplit::OverlappedComm: return c.category[static_cast<int>(Category::Communication)];
+    case BreakdownSplit::ExposedComm: return overlayColor(OverlayKind::ExposedComm, dark);
+    case BreakdownSplit::MemoryOther: return c.category[static_cast<int>(Category::Memcpy)];
+    default: return dark ? QColor(0x5a, 0x5e, 0x66) : QColor(0xb8, 0xbc, 0xc4);
     }
 }
 
@@ -43,7 +52,7 @@ BreakdownChart::BreakdownChart(QWidget *parent)
         bars->setName(breakdownPartName(p));
         bars->setWidth(0.7);
         bars->setPen(Qt::NoPen);
-        bars->setBrush(partColor(p));
+        bars->setBrush(partColor(p, false));
         bars->setSelectable(QCP::stNone);
         if (below)
             bars->moveAbove(below);
@@ -81,8 +90,29 @@ void BreakdownChart::applyPalette()
         axis->setLabelColor(text);
     }
     legend->setTextColor(text);
+    const bool dark = isDarkPalette(palette());
+    for (int p = 0; p < BreakdownSplit::PartCount; ++p) {
+        QColor fill = partColor(p, dark);
+        fill.setAlpha(255);
+        m_parts[p]->setBrush(fill);
+    }
     m_frame->setPen(QPen(text, 1.5));
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownChart::resizeEvent(QResizeEvent *event)
+{
+    // The legend on as many rows as its names need at this width (one row of five was cut
+    // to "Cor", "Expose" in a narrow dock).
+    int widest = 0;
+    for (int p = 0; p < BreakdownSplit::PartCount; ++p)
+        widest = std::max(widest, fontMetrics().horizontalAdvance(m_parts[p]->name()) + 40);
+    const int columns = std::clamp(event->size().width() / std::max(1, widest), 1, int(BreakdownSplit::PartCount));
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
+    QCustomPlot::resizeEvent(event);
 }
 
 void BreakdownChart::changeEvent(QEvent *event)

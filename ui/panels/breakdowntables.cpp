@@ -48,9 +48,12 @@ Rows temporalRows(const BreakdownSet &set)
     const HtaTemporalBreakdown &t = set.hta.temporal;
     Rows rows;
     if (t.valid) {
-        rows.push_back({textCell(QObject::tr("Idle")), timeCell(t.idle_time_us), pctCell(t.idle_time_pct)});
-        rows.push_back({textCell(QObject::tr("Compute")), timeCell(t.compute_time_us), pctCell(t.compute_time_pct)});
-        rows.push_back({textCell(QObject::tr("Non-compute")), timeCell(t.non_compute_time_us),
+        rows.push_back({textCell(QObject::tr("Idle (HTA)")), timeCell(t.idle_time_us), pctCell(t.idle_time_pct)});
+        rows.push_back({textCell(QObject::tr("Compute (HTA)"),
+                                 QObject::tr("HTA's compute time: every computation kernel, with the communication "
+                                             "that runs under it (the bar's \"Compute only\" leaves that out)")),
+                        timeCell(t.compute_time_us), pctCell(t.compute_time_pct)});
+        rows.push_back({textCell(QObject::tr("Non-compute (HTA)")), timeCell(t.non_compute_time_us),
                         pctCell(t.non_compute_time_pct)});
         rows.push_back({textCell(QObject::tr("Kernel time (GPU span)")), timeCell(t.kernel_time_us), pctCell(100)});
     }
@@ -132,8 +135,10 @@ BreakdownSplit breakdownSplit(const BreakdownSet &set)
 QString breakdownPartName(int part)
 {
     switch (part) {
-    case BreakdownSplit::Compute: return QObject::tr("Compute");
-    case BreakdownSplit::OverlappedComm: return QObject::tr("Overlapped comm");
+    // "Compute only": the split's compute leaves out the part under communication, so it
+    // is not HTA's "Compute" of the Temporal table beside it (issue 41).
+    case BreakdownSplit::Compute: return QObject::tr("Compute only");
+    case BreakdownSplit::OverlappedComm: return QObject::tr("Comm under compute");
     case BreakdownSplit::ExposedComm: return QObject::tr("Exposed comm");
     case BreakdownSplit::MemoryOther: return QObject::tr("Memcpy/memset/other");
     case BreakdownSplit::Idle: return QObject::tr("Idle");
