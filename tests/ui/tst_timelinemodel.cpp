@@ -4,6 +4,8 @@
 #include "timeline/timelinemodel.h"
 
 #include "analysis/criticalpath.h"
+#include "session/analysis.h"
+#include "testutil.h"
 #include "tracebuilder.h"
 #include "uitestutil.h"
 
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void sampleKeepsEveryTimedEvent();
     void criticalPathEdgeTimes();
     void inferredSyncEdgesAreMarked();
+    void blockingCopyIsCriticalAtItsEnd();
     void graphReplayLaunchEdges();
 };
 
@@ -220,6 +223,36 @@ void TestTimelineModel::graphReplayLaunchEdges()
     }
     // Ordinary launches (three kernels and the copy) stay one to one.
     QCOMPARE(model->edges.count(EdgeKind::Launch), size_t(4 + 3));
+}
+
+// Issue 41, item 10: the real TraceLens H100 step (deep Python stacks) waits 126 ms in a
+// blocking DtoH cudaMemcpyAsync. The path reaches the call at its end (from the GPU copy,
+// through the inferred edge), not at its start: the call is red at its end only.
+void TestTimelineModel::blockingCopyIsCriticalAtItsEnd()
+{
+    AnalysisRequest r;
+    r.devicePath = testutil::sharedData("device_only/tracelens_h100_timesformer_memory.kineto.json.gz");
+    r.keepRawEvents = true;
+    const auto a = runAnalysis(r);
+    QVERIFY(a->inputsOk && a->criticalPath && a->criticalPath->success);
+    const KinetoTrace &t = *a->device;
+    int64_t copy = -1;
+    for (const SyncEdge &e : a->syncEdges)
+        if (e.kind == SyncKind::BlockingCopy && e.waitUs > 100'000)
+            copy = e.dst;
+    QVERIFY(copy >= 0);
+    QCOMPARE(std::string(t.str(t.events[size_t(copy)].name)), std::string("cudaMemcpyAsync"));
+    const auto &critical = a->criticalPath->criticalEvents;
+    QVERIFY(std::binary_search(critical.begin(), critical.end(), uint32_t(copy)));
+    const auto parts = criticalParts(*a->criticalPath);
+    const auto it = parts.find(uint32_t(copy));
+    QVERIFY2(it != parts.end(), "the 126 ms call is drawn critical along its whole length");
+    QCOMPARE(it->second, std::make_pair(1.0f, 1.0f));
+    // Ops the path runs through from start to end are not listed.
+    size_t whole = 0;
+    for (uint32_t ev : critical)
+        whole += parts.count(ev) == 0;
+    QVERIFY(whole > parts.size());
 }
 
 QTEST_GUILESS_MAIN(TestTimelineModel)

@@ -159,6 +159,7 @@ void PairDocument::applyCriticalPath(std::shared_ptr<const CriticalPathResult> c
     if (m_model) {
         m_model->edges = std::move(edges);
         m_model->criticalEvents = cp && cp->success ? cp->criticalEvents : std::vector<uint32_t>{};
+        m_model->criticalPart = cp ? criticalParts(*cp) : std::unordered_map<uint32_t, std::pair<float, float>>{};
         m_model->layout.setCritical(m_model->criticalEvents);
         m_ws.timeline->modelChanged();
         m_ws.details->model()->setEvent(m_ws.timeline->plot()->selection()->event());

@@ -152,8 +152,22 @@ void BoxLayer::draw(QCPPainter *painter)
         m_spans.clear();
         if (b.critical && b.folded())
             criticalSpans(model.layout.rows[b.row], view, b, m_spans);
-        if (b.critical && !b.folded())
-            painter->fillRect(r.adjusted(-2, -1, 2, 1), c.criticalBand);
+        // An op the path only joins at one end (a blocking call it reaches from the GPU) is red
+        // at that end, not along its whole length (issue 41).
+        QRectF onPath = r;
+        if (b.critical && !b.folded()) {
+            if (auto part = model.criticalPart.find(b.event); part != model.criticalPart.end()) {
+                const double full = std::max(1.0, (b.x1 - b.x0));
+                const double a = rect.left() + b.x0 + part->second.first * full;
+                const double e = rect.left() + b.x0 + part->second.second * full;
+                const double w = std::max(4.0, e - a);
+                const double left = part->second.first >= 1 ? e - w : a;
+                onPath = QRectF(clampX(left, rect), r.top(), std::max(1.0, clampX(left + w, rect) - clampX(left, rect)),
+                                r.height());
+                ++stats.partialCritical;
+            }
+            painter->fillRect(onPath.adjusted(-2, -1, 2, 1), c.criticalBand);
+        }
         fillSpans(painter, m_spans, rect, r.top(), r.height(), c.criticalBand, 1);
         double meanBusy = 1;
         if (b.folded()) {
@@ -208,12 +222,12 @@ void BoxLayer::draw(QCPPainter *painter)
         if (b.critical) {
             if (b.folded()) {
                 fillSpans(painter, m_spans, rect, r.bottom() - 3, 3, c.critical);
-            } else if (r.width() < 4) {
-                painter->fillRect(QRectF(r.left(), r.bottom() - 3, r.width(), 3), c.critical);
+            } else if (onPath.width() < 4) {
+                painter->fillRect(QRectF(onPath.left(), onPath.bottom() - 3, onPath.width(), 3), c.critical);
             } else {
                 painter->setPen(criticalPen);
                 painter->setBrush(Qt::NoBrush);
-                painter->drawRect(r.adjusted(1, 1, -1, -1));
+                painter->drawRect(onPath.adjusted(1, 1, -1, -1));
             }
         }
         // What-if: the op's projected place, a dashed outline on its own row.

@@ -287,6 +287,24 @@ std::shared_ptr<TimelineModel> buildTimelineModel(std::shared_ptr<const KinetoTr
     return model;
 }
 
+std::unordered_map<uint32_t, std::pair<float, float>> criticalParts(const CriticalPathResult &cp)
+{
+    std::unordered_map<uint32_t, std::pair<float, float>> out;
+    if (!cp.success)
+        return out;
+    const CpGraph &g = cp.graph;
+    std::unordered_map<uint32_t, uint8_t> ends; // bit 0: start node on the path, bit 1: end node
+    for (int32_t n : cp.pathNodes)
+        if (n >= 0 && size_t(n) < g.nodeEvent.size() && g.nodeEvent[size_t(n)] >= 0)
+            ends[static_cast<uint32_t>(g.nodeEvent[size_t(n)])] |= g.nodeIsStart[size_t(n)] ? 1 : 2;
+    for (const auto &[ev, bits] : ends)
+        if (bits == 1)
+            out.emplace(ev, std::make_pair(0.0f, 0.0f));
+        else if (bits == 2)
+            out.emplace(ev, std::make_pair(1.0f, 1.0f));
+    return out;
+}
+
 std::vector<TimelineEdge> criticalPathEdges(const TimelineModel &model, const CriticalPathResult &cp)
 {
     std::vector<TimelineEdge> out;

@@ -53,6 +53,10 @@ struct TimelineModel {
     LaneLayout layout;
     EdgeIndex edges;
     std::vector<uint32_t> criticalEvents;     // what the layout marks as critical
+    // The part of a critical op the path runs through, as fractions of its length, for the
+    // ops the path only passes part of (a blocking copy it joins at the copy's end): drawn
+    // red there only (issue 41). Whole ops are not listed.
+    std::unordered_map<uint32_t, std::pair<float, float>> criticalPart;
 
     // Job models only (empty for a single pair): the ranks in ascending base order,
     // the matched collective kernels and, per matched collective, its kernels.
@@ -86,6 +90,10 @@ std::shared_ptr<TimelineModel> buildTimelineModel(std::shared_ptr<const KinetoTr
 
 // Stage 2: all edges (launch again, sync, critical path of `cp`, inter-thread).
 EdgeIndex buildEdgeIndex(const TimelineModel &model, const Analysis &analysis, const CriticalPathResult *cp);
+
+// TimelineModel::criticalPart of `cp`: the ops whose start or end only is on the path (the
+// path joins a blocking call at its end, from the GPU): (1, 1) end only, (0, 0) start only.
+std::unordered_map<uint32_t, std::pair<float, float>> criticalParts(const CriticalPathResult &cp);
 
 // The critical path's arrows: one per path edge between two different events,
 // from the time of its source node to the time of its destination node.

@@ -41,6 +41,7 @@ struct TimelineOverlay;
 struct PaintStats {
     size_t boxes = 0, foldedBoxes = 0, labels = 0;
     size_t densityColumns = 0;                  // folded boxes: pixel columns drawn by their busy share
+    size_t partialCritical = 0;                 // critical ops drawn red only where the path joins them
     std::array<size_t, kEdgeKindCount> edges{}; // arrows drawn per kind (toggles)
     size_t selectedEdges = 0;                   // arrows of the selected op
     size_t dashedSyncEdges = 0;                 // of edges[Sync]: inferred ones, drawn dashed
