@@ -331,9 +331,19 @@ void TestHangView::zoomedOutTenThousandRanksShowsTheCulprit()
     HangGridView view;
     view.resize(1000, 600);
     view.setGrid(grid);
+    QStringList names;
+    for (size_t r = 0; r < grid->rows.size(); ++r)
+        names << QStringLiteral("pg %1").arg(r);
+    view.setRowLabels(names);
     timer.restart();
     view.grab();
     const qint64 paintMs = timer.elapsed();
+    // Fitted, a row is under a pixel: every k-th group is named, the root's (row 0) always, no
+    // two names closer than the small font (issue 41: no names at Fit).
+    const int rowsShown = std::min<int>(int(grid->rows.size()), view.cellsRect().height());
+    QVERIFY2(view.labelsDrawn() > 10 && view.labelsDrawn() <= view.cellsRect().height() / 8 + 1,
+             qPrintable(QString::number(view.labelsDrawn())));
+    QVERIFY(rowsShown > 0);
     qInfo("10,000 x 1,251 cells: grid built in %lld ms, painted (fitted) in %lld ms", buildMs, paintMs);
     const QImage &img = view.renderedImage();
     const QPoint origin = view.cellsRect().topLeft();

@@ -354,22 +354,32 @@ void HangGridView::setRowLabels(QStringList labels)
     fitAll();
 }
 
-// Group names at the left when rows are tall enough to read; rank numbers along the top.
+// Group names at the left, rank numbers along the top. Rows too short for a name (the grid
+// fitted to hundreds of groups) name every k-th row, the first (the root's group) always, in
+// a small font (issue 41: at Fit the rows were 3-8 px and unnamed).
 void HangGridView::paintAxes(QPainter &p)
 {
     p.setPen(palette().color(QPalette::WindowText));
     const QFontMetrics fm = fontMetrics();
     QFont font = p.font();
-    if (m_cy < fm.height() && m_cy >= 7) { // short rows: a font that fits them
-        font.setPixelSize(std::max(7, int(m_cy)));
+    constexpr int kMinLabelPx = 8;
+    if (m_cy < fm.height()) { // short rows: a font that fits them, or one row in k named
+        font.setPixelSize(std::max(kMinLabelPx, int(m_cy)));
         p.setFont(font);
     }
     const QFontMetrics lfm(p.font());
-    if (m_left > 0 && m_cy >= 7) {
+    m_labelsDrawn = 0;
+    if (m_left > 0 && m_cy > 0) {
+        const int every = m_cy >= kMinLabelPx ? 1 : int(std::ceil((kMinLabelPx + 1) / m_cy));
+        const double boxH = std::max(m_cy, double(lfm.height()));
         const int first = int(m_y0), last = std::min<int>(int(m_grid->rows.size()), int(m_y0 + gh() / m_cy) + 1);
         for (int r = first; r < last && r < m_labels.size(); ++r) {
-            const QRectF box(2, kTop + (r - m_y0) * m_cy, m_left - 4, m_cy);
+            if (r % every != 0)
+                continue;
+            const double cy = kTop + (r - m_y0 + 0.5) * m_cy;
+            const QRectF box(2, cy - boxH / 2, m_left - 4, boxH);
             p.drawText(box, Qt::AlignVCenter | Qt::AlignLeft, lfm.elidedText(m_labels[r], Qt::ElideRight, m_left - 4));
+            ++m_labelsDrawn;
         }
     }
     p.setFont(this->font());

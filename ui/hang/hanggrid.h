@@ -81,6 +81,7 @@ public:
     QPoint cellCenter(int row, int64_t rank) const;
     // The last painted image of the cells (tests, screenshots), drawn at cellsRect().
     const QImage &renderedImage() const { return m_image; }
+    int labelsDrawn() const { return m_labelsDrawn; } // group names painted at the last paint
     QRect cellsRect() const { return QRect(m_left, kTop, gw(), gh()); }
 
 Q_SIGNALS:
@@ -112,6 +113,7 @@ private:
     double m_cx = 1, m_cy = 1;    // pixels per cell
     bool m_fitted = true;         // follow the widget's size until the user zooms
     QImage m_image;
+    int m_labelsDrawn = 0;
     bool m_dirty = true;
     int m_selRow = -1;
     int64_t m_selRank = -1;
