@@ -148,7 +148,13 @@ MainWindow::MainWindow(QWidget *parent)
     resize(QSize(1500, 900).boundedTo(room));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The hang view, a child, goes with this window: its "closed, show the main window again"
+    // must not reach a window being destroyed.
+    for (HangWindow *h : findChildren<HangWindow *>(QString(), Qt::FindDirectChildrenOnly))
+        h->disconnect(this);
+}
 
 // A document's news goes to the shell's parts (status bar, progress, Diagnostics,
 // the start page, recent files), but only while it is the one shown.
@@ -332,6 +338,17 @@ HangWindow *MainWindow::openHang(const QString &dir)
         rebuildRecentMenu();
         m_start->refresh();
     });
+    // With nothing open here, the hang view takes this window's place instead of opening in
+    // front of an empty one (issue 41); this window comes back when it closes, or for the
+    // job's timeline.
+    if (m_stack->currentWidget() == m_start && isVisible()) {
+        window->setGeometry(geometry());
+        hide();
+        connect(window, &QObject::destroyed, this, [this] {
+            if (!isVisible())
+                show();
+        });
+    }
     window->open(dir);
     window->show();
     return window;
@@ -344,6 +361,8 @@ HangWindow *MainWindow::hangWindow() const
 
 void MainWindow::openJobTimeline(const QString &dir)
 {
+    if (!isVisible())
+        show(); // it gave its place to the hang view
     m_job->open(dir, m_template); // not openJob: the folder holds dumps too
     // Once the job is analysed, its last step (the one the hang cut short, or the last recorded).
     auto *once = new QObject(this);

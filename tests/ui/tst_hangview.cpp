@@ -128,6 +128,14 @@ void TestHangView::openJobOnDumpsGivesHangView()
     QCOMPARE(h->folder()->dumps.size(), size_t(8));
     QVERIFY2(h->summaryLabel()->text().startsWith(QStringLiteral("hang: pg 0 ")), qPrintable(h->summaryLabel()->text()));
     QVERIFY(h->summaryLabel()->text().contains(QStringLiteral("8 dump(s) read, 0 rank(s) without a dump")));
+    // Nothing was open in the main window: the hang view took its place (issue 41: it opened in
+    // front of an empty window), and the main window comes back when it closes.
+    QVERIFY(!m_w->isVisible());
+    QCOMPARE(h->geometry().size(), m_w->geometry().size());
+    QPointer<HangWindow> gone(h);
+    h->close();
+    QTRY_VERIFY(gone.isNull());
+    QVERIFY(m_w->isVisible());
 }
 
 void TestHangView::rootSuspectIsTheCasesRoot_data()
