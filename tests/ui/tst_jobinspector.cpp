@@ -169,13 +169,30 @@ void TestJobInspector::overviewDockFollowsTheJob()
     // The rank order is the timeline's.
     m_w->setRankOrder(RankOrder::ByWaitsCaused);
     QCOMPARE(overview->rankOrder(), plot->partOrder());
-    // A click on a rank's row shows that rank on the timeline.
+    // A click on a rank's row moves the view to that time and scrolls to that rank, folded
+    // (issue 41: it unfolded the rank, ~170 px); a double click unfolds it; a drag zooms.
     const qint64 rank = plot->model()->parts[size_t(plot->partOrder().back())].rank;
     QSignalSpy activated(overview, &JobOverview::rankActivated);
-    QTest::mouseClick(overview->canvas(), Qt::LeftButton, {}, QPoint(overview->canvas()->width() / 2, overview->rowTop(rank) + 1));
+    QSignalSpy atTime(overview, &JobOverview::timeActivated);
+    const TimeRange before = plot->range();
+    plot->setRange({before.t0, before.t0 + (before.t1 - before.t0) / 8}); // zoomed in, at the start
+    const double span = plot->range().t1 - plot->range().t0;
+    const QPoint onRow(overview->canvas()->width() * 3 / 4, overview->rowTop(rank) + 1);
+    QTest::mouseClick(overview->canvas(), Qt::LeftButton, {}, onRow);
     QCOMPARE(activated.size(), 1);
     QCOMPARE(activated.front().front().toLongLong(), rank);
+    QVERIFY(!plot->rankExpanded(rank));
+    QCOMPARE(atTime.size(), 1);
+    const double t = atTime.front().front().toDouble();
+    QVERIFY(qAbs((plot->range().t0 + plot->range().t1) / 2 - t) < span / 50 + 1); // centred there
+    QVERIFY(qAbs((plot->range().t1 - plot->range().t0) - span) < span / 50 + 1); // the zoom kept
+    QTest::mouseDClick(overview->canvas(), Qt::LeftButton, {}, onRow);
     QVERIFY(plot->rankExpanded(rank));
+    QSignalSpy ranged(overview, &JobOverview::rangeActivated);
+    QTest::mousePress(overview->canvas(), Qt::LeftButton, {}, QPoint(20, 5));
+    QTest::mouseRelease(overview->canvas(), Qt::LeftButton, {}, QPoint(120, 5));
+    QCOMPARE(ranged.size(), 1);
+    QVERIFY(qAbs(plot->range().t0 - ranged.front().at(0).toDouble()) < 2);
     // Opening a pair hides it again.
     QSignalSpy done(m_w.get(), &MainWindow::loadFinished);
     m_w->setSamplePair(QString::fromStdString(uitest::sampleHost()), QString::fromStdString(uitest::sampleDevice()));

@@ -59,6 +59,8 @@ public:
 
     // Expands the rank and scrolls its lanes into view.
     void showRank(qint64 rank);
+    // Scrolls the rank's header into view, folded or not as it is.
+    void revealRank(qint64 rank);
     // Selects matched collective `index` (JobAnalysis::collectives) on every rank: the
     // last arriver's kernel is selected, the others outlined and joined.
     void selectCollective(quint32 index);

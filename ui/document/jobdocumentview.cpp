@@ -39,7 +39,18 @@ void JobDocument::connectPanels()
             [this](qint64 rank, quint32 event) { selectRankEvent(rank, event); });
     // The dense overview: a click opens that rank (and selects the collective of a heatmap cell);
     // it frames the timeline's view and follows the selection.
-    connect(m_overview, &JobOverview::rankActivated, this, &JobDocument::showRank);
+    // A click moves the view to that time and scrolls to the rank, folded as it is; a double
+    // click (or Enter) unfolds it; a drag along the strip zooms to that range (issue 41).
+    connect(m_overview, &JobOverview::rankActivated, this, &JobDocument::revealRank);
+    connect(m_overview, &JobOverview::rankOpened, this, &JobDocument::showRank);
+    connect(m_overview, &JobOverview::timeActivated, this, [this](double ns) {
+        TimelinePlot *p = m_ws.timeline->plot();
+        const TimeRange r = p->range();
+        const double half = (r.t1 - r.t0) / 2;
+        p->setRange({ns - half, ns + half});
+    });
+    connect(m_overview, &JobOverview::rangeActivated, this,
+            [this](double t0, double t1) { m_ws.timeline->plot()->setRange({t0, t1}); });
     connect(m_overview, &JobOverview::collectiveActivated, this, &JobDocument::selectCollective);
     TimelinePlot *plot = m_ws.timeline->plot();
     connect(plot, &TimelinePlot::rangeChanged, m_overview, [this, plot] {
@@ -120,6 +131,16 @@ void JobDocument::showRank(qint64 rank)
     if (!m_model || !m_model->isJob())
         return;
     plot->setRankExpanded(rank, true);
+    const int y = plot->rankHeaderY(rank);
+    if (y >= 0)
+        plot->setScrollY(y);
+}
+
+void JobDocument::revealRank(qint64 rank)
+{
+    TimelinePlot *plot = m_ws.timeline->plot();
+    if (!m_model || !m_model->isJob())
+        return;
     const int y = plot->rankHeaderY(rank);
     if (y >= 0)
         plot->setScrollY(y);

@@ -50,7 +50,25 @@ protected:
     void mousePressEvent(QMouseEvent *e) override
     {
         if (e->button() == Qt::LeftButton)
+            m_press = e->position().toPoint();
+    }
+    void mouseReleaseEvent(QMouseEvent *e) override
+    {
+        if (e->button() != Qt::LeftButton || m_press.x() < 0)
+            return;
+        const QPoint at = e->position().toPoint();
+        if (std::abs(at.x() - m_press.x()) > 6) // a drag along the strip: that range
+            m_owner->drag(m_press.x(), at.x());
+        else
+            m_owner->click(m_press);
+        m_press = QPoint(-1, -1);
+    }
+    void mouseDoubleClickEvent(QMouseEvent *e) override
+    {
+        if (e->button() == Qt::LeftButton) {
             m_owner->click(e->position().toPoint());
+            m_owner->activate(true);
+        }
     }
     void keyPressEvent(QKeyEvent *e) override
     {
@@ -80,6 +98,7 @@ protected:
 
 private:
     JobOverview *m_owner;
+    QPoint m_press{-1, -1}; // where the left button went down (-1: not on the canvas)
 };
 
 JobOverview::JobOverview(QWidget *parent)
@@ -356,15 +375,28 @@ void JobOverview::click(const QPoint &pos)
     if (m_mode == Mode::Waits)
         m_currentCollective = collectiveAt(pos.x(), partAtRow(m_current));
     m_canvas->update();
-    activate();
+    activate(false);
+    if (m_mode == Mode::Activity && !m_activity.empty())
+        Q_EMIT timeActivated(timeAt(pos.x()));
 }
 
-void JobOverview::activate()
+void JobOverview::drag(int x0, int x1)
+{
+    if (m_mode != Mode::Activity || m_activity.empty())
+        return;
+    const double a = timeAt(std::min(x0, x1)), b = timeAt(std::max(x0, x1));
+    if (b > a)
+        Q_EMIT rangeActivated(a, b);
+}
+
+void JobOverview::activate(bool open)
 {
     const qint64 rank = currentRank();
     if (rank < 0)
         return;
     Q_EMIT rankActivated(rank);
+    if (open)
+        Q_EMIT rankOpened(rank);
     if (m_mode == Mode::Waits && m_currentCollective >= 0)
         Q_EMIT collectiveActivated(quint32(m_currentCollective));
 }
@@ -395,10 +427,10 @@ void JobOverview::key(int key)
         if (m_current < 0)
             m_current = 0;
         break;
-    default: // Enter / Return
+    default: // Enter / Return: the rank unfolded
         if (m_current < 0)
             return;
-        activate();
+        activate(true);
         return;
     }
     m_canvas->update();

@@ -99,7 +99,14 @@ public:
     const Stats &stats() const { return m_stats; }
 
 Q_SIGNALS:
+    // A click on a rank's row (or Enter): that rank, shown without unfolding it.
     void rankActivated(qint64 rank);
+    // A double click or Enter: that rank unfolded on the timeline.
+    void rankOpened(qint64 rank);
+    // Activity: a click moves the timeline's view to that time (its zoom kept), a drag along
+    // the strip zooms it to that range (issue 41: a click opened the rank instead).
+    void timeActivated(double ns);
+    void rangeActivated(double startNs, double endNs);
     void collectiveActivated(quint32 index); // into JobAnalysis::collectives
 
 protected:
@@ -114,8 +121,9 @@ private:
     void paintCanvas(QPainter &p);
     QString toolTipAt(const QPoint &pos) const;
     void click(const QPoint &pos);
+    void drag(int x0, int x1);
     void key(int key);
-    void activate();
+    void activate(bool open);
     int partAtRow(int displayIndex) const;
     int displayIndexOfRank(qint64 rank) const;
     int collectiveAt(int x, int part) const;
