@@ -245,7 +245,9 @@ void MainWindow::createViewMenu()
         m_rankOrderActions << a;
         const RankOrder o = order;
         connect(a, &QAction::triggered, this, [this, o] { setRankOrder(o); });
-        m_rankOrderBox->addItem(tr("Ranks %1").arg(text.section(QLatin1Char(' '), 0, 2).toLower()), static_cast<int>(order));
+        m_rankOrderBox->addItem(order == RankOrder::ByWaitsCaused ? tr("Ranks: stragglers first")
+                                                                  : tr("Ranks %1").arg(text.section(QLatin1Char(' '), 0, 2).toLower()),
+                                static_cast<int>(order));
     }
     connect(m_rankOrderBox, &QComboBox::activated, this, [this](int i) {
         setRankOrder(static_cast<RankOrder>(m_rankOrderBox->itemData(i).toInt()));

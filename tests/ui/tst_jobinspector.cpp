@@ -203,7 +203,7 @@ void TestJobInspector::overviewDockFollowsTheJob()
 }
 
 // After a toolbar drop-down the keys act on the timeline: Home fits, and does not
-// pick the drop-down's first entry ("Ranks by waits caused" stays).
+// pick the drop-down's first entry ("Ranks: stragglers first" stays).
 void TestJobInspector::toolbarDropDownsGiveTheFocusBack()
 {
     QVERIFY(openJob());

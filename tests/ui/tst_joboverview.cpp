@@ -16,6 +16,8 @@
 #include <QToolTip>
 #include <QtTest>
 
+#include <cmath>
+
 #include <filesystem>
 
 using namespace syncscope;
@@ -35,6 +37,7 @@ private Q_SLOTS:
     void darkPaletteColours();
     void tooltipSaysRankTimeAndWait();
     void viewRangeIsFramed();
+    void rowsAreLabelledWithTheirRanks();
 
 private:
     struct Loaded {
@@ -399,6 +402,29 @@ void TestJobOverview::viewRangeIsFramed()
     QTest::keyClick(o->canvas(), Qt::Key_Enter);
     QCOMPARE(picked.size(), 1);
     QCOMPARE(picked.last().at(0).toUInt(), 1u);
+}
+
+// Issue 41, item 7: rank numbers down the left edge, every row when they fit, else every k-th
+// pixel row (at least 10 px apart): 64 ranks of heatmap were an unlabelled wall.
+void TestJobOverview::rowsAreLabelledWithTheirRanks()
+{
+    for (JobOverview::Mode mode : {JobOverview::Mode::Activity, JobOverview::Mode::Waits}) {
+        auto tall = show(m_job8, {600, 240});
+        tall->setMode(mode);
+        render(*tall);
+        QCOMPARE(tall->stats().rankLabels, 8);
+        auto flat = show(m_job8, {600, 48}); // a few px per rank: every k-th row
+        flat->setMode(mode);
+        render(*flat);
+        const OverviewRowGeometry g = overviewRowGeometry(8, flat->canvas()->height());
+        QVERIFY(g.rowPx < 10);
+        const int every = int(std::ceil(10.0 / g.rowPx));
+        QCOMPARE(flat->stats().rankLabels, (g.rows + every - 1) / every);
+        QVERIFY(flat->stats().rankLabels < 8);
+    }
+    auto many = show(m_job256, {600, 300});
+    render(*many);
+    QVERIFY(many->stats().rankLabels >= 20 && many->stats().rankLabels <= 31);
 }
 
 QTEST_MAIN(TestJobOverview)

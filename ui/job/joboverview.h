@@ -95,6 +95,7 @@ public:
         double binMs = 0;     // the last bins build
         double composeMs = 0; // the last image composition
         int paints = 0;       // canvas paint events so far
+        int rankLabels = 0;   // rank numbers drawn down the left edge at the last paint
     };
     const Stats &stats() const { return m_stats; }
 

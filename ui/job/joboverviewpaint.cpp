@@ -166,6 +166,30 @@ void JobOverview::paintCanvas(QPainter &p)
         p.setPen(QPen(colors.selection, 1));
         p.drawRect(QRect(x0, 0, std::max(1, x1 - x0) - 1, std::max(1, used) - 1));
     }
+    // Rank numbers down the left edge, every k-th pixel row at least 10 px apart (issue 41: 64
+    // ranks of heatmap were an unlabelled wall), on a translucent chip over the cells.
+    {
+        QFont small = p.font();
+        small.setPixelSize(8);
+        p.setFont(small);
+        const QFontMetrics fm(small);
+        QColor chip = colors.background;
+        chip.setAlpha(190);
+        const int every = std::max(1, int(std::ceil(10.0 / g.rowPx)));
+        m_stats.rankLabels = 0;
+        for (int row = 0; row < g.rows; row += every) {
+            const size_t display = size_t(row) * size_t(g.perRow);
+            if (display >= m_order.size() || m_order[display] >= m_model->parts.size())
+                break;
+            const QString t = QString::number(m_model->parts[m_order[display]].rank);
+            const QRect box(1, std::max(0, row * g.rowPx + g.rowPx / 2 - 5), fm.horizontalAdvance(t) + 4, 10);
+            p.fillRect(box, chip);
+            p.setPen(colors.text);
+            p.drawText(box, Qt::AlignCenter, t);
+            ++m_stats.rankLabels;
+        }
+        p.setFont(font());
+    }
     // The keyboard's row and, in Waits, its column.
     if (m_current >= 0) {
         const int y = (m_current / g.perRow) * g.rowPx;
