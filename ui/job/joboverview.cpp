@@ -368,6 +368,7 @@ int JobOverview::collectiveAt(int x, int part) const
 
 void JobOverview::click(const QPoint &pos)
 {
+    ensureImage(); // the bins a click reads (a click can come before the first paint)
     const qint64 rank = rankAt(pos.y());
     if (rank < 0)
         return;
@@ -382,6 +383,7 @@ void JobOverview::click(const QPoint &pos)
 
 void JobOverview::drag(int x0, int x1)
 {
+    ensureImage();
     if (m_mode != Mode::Activity || m_activity.empty())
         return;
     const double a = timeAt(std::min(x0, x1)), b = timeAt(std::max(x0, x1));
