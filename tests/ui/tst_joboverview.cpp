@@ -38,6 +38,7 @@ private Q_SLOTS:
     void tooltipSaysRankTimeAndWait();
     void viewRangeIsFramed();
     void rowsAreLabelledWithTheirRanks();
+    void lastArriverShowsAtManyRanks();
 
 private:
     struct Loaded {
@@ -425,6 +426,33 @@ void TestJobOverview::rowsAreLabelledWithTheirRanks()
     auto many = show(m_job256, {600, 300});
     render(*many);
     QVERIFY(many->stats().rankLabels >= 20 && many->stats().rankLabels <= 31);
+}
+
+// Issue 41, item 7: with rows under 3 px the heatmap's last arrivals are drawn 3 px tall, so the
+// straggler's cells show as a mark, not a 1-px line in an orange wall. The 256-rank job.
+void TestJobOverview::lastArriverShowsAtManyRanks()
+{
+    auto o = show(m_job256, {800, 300});
+    o->setMode(JobOverview::Mode::Waits);
+    render(*o);
+    const OverviewRowGeometry g = overviewRowGeometry(256, o->canvas()->height());
+    QVERIFY(g.rowPx < 3);
+    QVERIFY(o->stats().lastArrivalMarks > 0);
+    const QImage shot = o->canvas()->grab().toImage();
+    const QColor critical = timelineColors(isDarkPalette(o->palette())).critical;
+    const HeatmapBins &h = o->heatmapBins();
+    int checked = 0;
+    for (size_t d = 0; d < o->rankOrder().size() && checked < 20; ++d) {
+        const size_t part = o->rankOrder()[d];
+        const int y = int(d / size_t(g.perRow)) * g.rowPx + g.rowPx / 2;
+        for (int x = 40; x < h.width && checked < 20; ++x) // right of the rank numbers
+            if (h.cell[part * size_t(h.width) + size_t(x)] == HeatCell::LastArrival && y >= 1) {
+                for (int dy = -1; dy <= 1; ++dy)
+                    QCOMPARE(QColor(shot.pixel(x, y + dy)), critical);
+                ++checked;
+            }
+    }
+    QVERIFY(checked > 0);
 }
 
 QTEST_MAIN(TestJobOverview)

@@ -17,6 +17,7 @@
 #include "timeline/timelineview.h"
 
 #include <QPointer>
+#include <QCoreApplication>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -213,10 +214,9 @@ void JobDocument::setRawClocks(bool raw)
     QPointer<JobDocument> self(this);
     QThreadPool::globalInstance()->start([self, generation, job, rankModels, raw] {
         auto model = buildJobModel(*job, rankModels, raw);
-        if (!self)
-            return;
+        // `self` is read on the GUI thread only (from here it may be mid-destruction).
         QMetaObject::invokeMethod(
-            self.data(),
+            qApp,
             [self, generation, model, job] {
                 if (!self || generation != self->m_generation || self->m_job != job)
                     return;
@@ -333,10 +333,9 @@ void JobDocument::showStep(qint64 stepNumber)
             summaries.push_back(r.summary);
         job->analysis = analyzeJob(analysableRanks(summaries), JobOptions{});
         auto model = buildJobModel(*job, rankModels, raw);
-        if (!self)
-            return;
+        // `self` is read on the GUI thread only (from here it may be mid-destruction).
         QMetaObject::invokeMethod(
-            self.data(),
+            qApp,
             [self, generation, job, model, stepNumber] {
                 if (!self || generation != self->m_generation || !self->m_result)
                     return;

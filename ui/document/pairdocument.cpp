@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPointer>
+#include <QCoreApplication>
 #include <QThreadPool>
 
 #include <algorithm>
@@ -252,10 +253,9 @@ void PairDocument::showStep(int first, int last)
         auto cp = std::make_shared<CriticalPathResult>(
             analyzeSteps(*analysis->device, analysis->request.cpa, first, last, diag));
         auto edges = std::make_shared<EdgeIndex>(buildEdgeIndex(*model, *analysis, cp->success ? cp.get() : nullptr));
-        if (!self)
-            return;
+        // `self` is read on the GUI thread only (from here it may be mid-destruction).
         QMetaObject::invokeMethod(
-            self.data(),
+            qApp,
             [self, generation, cp, edges] {
                 if (!self || generation != self->m_stepGeneration)
                     return;

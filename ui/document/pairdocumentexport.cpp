@@ -12,6 +12,7 @@
 #include <QPointer>
 #include <QProgressDialog>
 #include <QSettings>
+#include <QCoreApplication>
 #include <QThreadPool>
 
 namespace syncscope::ui {
@@ -113,10 +114,9 @@ void PairDocument::exportTo(ExportKind kind, const QString &path)
     const std::string target = path.toStdString();
     QThreadPool::globalInstance()->start([self, analysis, cp, kind, target, progress] {
         const ExportOutcome outcome = runExport(*analysis, cp.get(), kind, target);
-        if (!self)
-            return;
+        // `self` is read on the GUI thread only (from here it may be mid-destruction).
         QMetaObject::invokeMethod(
-            self.data(),
+            qApp,
             [self, outcome, progress] {
                 if (progress)
                     progress->close();

@@ -96,6 +96,7 @@ public:
         double composeMs = 0; // the last image composition
         int paints = 0;       // canvas paint events so far
         int rankLabels = 0;   // rank numbers drawn down the left edge at the last paint
+        int lastArrivalMarks = 0; // Waits, rows under 3 px: last arrivals drawn 3 px tall
     };
     const Stats &stats() const { return m_stats; }
 

@@ -166,6 +166,25 @@ void JobOverview::paintCanvas(QPainter &p)
         p.setPen(QPen(colors.selection, 1));
         p.drawRect(QRect(x0, 0, std::max(1, x1 - x0) - 1, std::max(1, used) - 1));
     }
+    // Waits with rows under 3 px (64+ ranks): each collective's last arriver drawn 3 px tall
+    // over its neighbours, so the straggler shows at any rank count (issue 41: a 1-px red cell
+    // in an orange wall).
+    m_stats.lastArrivalMarks = 0;
+    if (m_mode == Mode::Waits && !m_heat.empty() && g.rowPx < 3) {
+        const int w = m_heat.width;
+        for (size_t d = 0; d < m_order.size(); ++d) {
+            const size_t part = m_order[d];
+            if ((part + 1) * size_t(w) > m_heat.cell.size())
+                continue;
+            const int y = int(d / size_t(g.perRow)) * g.rowPx;
+            const HeatCell *cells = m_heat.cell.data() + part * size_t(w);
+            for (int x = 0; x < w; ++x)
+                if (cells[x] == HeatCell::LastArrival) {
+                    p.fillRect(QRect(x, std::max(0, y + g.rowPx / 2 - 1), 1, 3), colors.critical);
+                    ++m_stats.lastArrivalMarks;
+                }
+        }
+    }
     // Rank numbers down the left edge, every k-th pixel row at least 10 px apart (issue 41: 64
     // ranks of heatmap were an unlabelled wall), on a translucent chip over the cells.
     {

@@ -17,6 +17,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QCoreApplication>
 #include <QThreadPool>
 #include <QVBoxLayout>
 
@@ -144,10 +145,10 @@ void BreakdownPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     QPointer<BreakdownPanel> self(this);
     QThreadPool::globalInstance()->start([self, generation, analysis] {
         std::shared_ptr<const ReportBreakdown> result = computeForPair(*analysis);
-        if (!self)
-            return;
+        // `self` is read on the GUI thread only: from here it may be mid-destruction (UBSan
+        // caught a downcast of a panel being destroyed).
         QMetaObject::invokeMethod(
-            self.data(),
+            qApp,
             [self, generation, result] {
                 if (self && generation == self->m_generation)
                     self->showResult(result);
