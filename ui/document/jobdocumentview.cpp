@@ -44,12 +44,7 @@ void JobDocument::connectPanels()
     // click (or Enter) unfolds it; a drag along the strip zooms to that range (issue 41).
     connect(m_overview, &JobOverview::rankActivated, this, &JobDocument::revealRank);
     connect(m_overview, &JobOverview::rankOpened, this, &JobDocument::showRank);
-    connect(m_overview, &JobOverview::timeActivated, this, [this](double ns) {
-        TimelinePlot *p = m_ws.timeline->plot();
-        const TimeRange r = p->range();
-        const double half = (r.t1 - r.t0) / 2;
-        p->setRange({ns - half, ns + half});
-    });
+    connect(m_overview, &JobOverview::timeActivated, m_ws.timeline->plot(), &TimelinePlot::centreOn);
     connect(m_overview, &JobOverview::rangeActivated, this,
             [this](double t0, double t1) { m_ws.timeline->plot()->setRange({t0, t1}); });
     connect(m_overview, &JobOverview::collectiveActivated, this, &JobDocument::selectCollective);

@@ -52,7 +52,6 @@ BreakdownChart::BreakdownChart(QWidget *parent)
         bars->setName(breakdownPartName(p));
         bars->setWidth(0.7);
         bars->setPen(Qt::NoPen);
-        bars->setBrush(partColor(p, false));
         bars->setSelectable(QCP::stNone);
         if (below)
             bars->moveAbove(below);
@@ -91,11 +90,8 @@ void BreakdownChart::applyPalette()
     }
     legend->setTextColor(text);
     const bool dark = isDarkPalette(palette());
-    for (int p = 0; p < BreakdownSplit::PartCount; ++p) {
-        QColor fill = partColor(p, dark);
-        fill.setAlpha(255);
-        m_parts[p]->setBrush(fill);
-    }
+    for (int p = 0; p < BreakdownSplit::PartCount; ++p)
+        m_parts[p]->setBrush(partColor(p, dark)); // the bars' colours (set here for both themes)
     m_frame->setPen(QPen(text, 1.5));
     replot(QCustomPlot::rpQueuedReplot);
 }

@@ -124,24 +124,32 @@ void criticalSpans(const LaneRow &row, const Viewport &view, const DrawBox &box,
     }
 }
 
+namespace {
+
+// Nanoseconds of [t0, t1] covered by events [first, last) of the row, the ones that cross it:
+// all of them, less what the first and the last have outside (events never overlap).
+double busyOf(const LaneRow &row, size_t first, size_t last, double t0, double t1)
+{
+    double busy = 0;
+    if (row.busyPrefix.size() == row.size() + 1) {
+        busy = double(row.busyPrefix[last] - row.busyPrefix[first]);
+    } else { // a row built without finishRow (tests): summed
+        for (size_t i = first; i < last; ++i)
+            busy += double(std::max<int64_t>(0, row.end[i] - row.start[i]));
+    }
+    busy -= std::max(0.0, t0 - double(row.start[first]));
+    busy -= std::max(0.0, double(row.end[last - 1]) - t1);
+    return std::clamp(busy, 0.0, t1 - t0);
+}
+
+} // namespace
+
 double busyNs(const LaneRow &row, double t0, double t1)
 {
     if (!(t1 > t0))
         return 0;
     const RowWindow w = visibleWindow(row, t0, t1);
-    if (w.first >= w.last)
-        return 0;
-    double busy = 0;
-    if (row.busyPrefix.size() == row.size() + 1) {
-        busy = double(row.busyPrefix[w.last] - row.busyPrefix[w.first]);
-    } else { // a row built without finishRow (tests): summed
-        for (size_t i = w.first; i < w.last; ++i)
-            busy += double(std::max<int64_t>(0, row.end[i] - row.start[i]));
-    }
-    // The events at the ends count only inside [t0, t1].
-    busy -= std::max(0.0, t0 - double(row.start[w.first]));
-    busy -= std::max(0.0, double(row.end[w.last - 1]) - t1);
-    return std::clamp(busy, 0.0, t1 - t0);
+    return w.first < w.last ? busyOf(row, w.first, w.last, t0, t1) : 0.0;
 }
 
 namespace {
@@ -178,7 +186,6 @@ void foldedDensity(const LaneRow &row, const Viewport &view, const DrawBox &box,
     const size_t last = std::min<size_t>(size_t(box.first) + box.count, row.size());
     const double b0 = double(row.start[box.first]), b1 = double(row.end[last - 1]);
     const int x0 = int(std::floor(view.toX(b0))), x1 = std::max(int(std::ceil(view.toX(b1))), x0 + 1);
-    const bool prefix = row.busyPrefix.size() == row.size() + 1;
     // The columns left to right: the events each one holds move forward with it. One
     // search per column, over the ends only (at 10 M events the searches are memory-bound).
     size_t i = box.first; // the first event ending after the column's start
@@ -194,15 +201,7 @@ void foldedDensity(const LaneRow &row, const Viewport &view, const DrawBox &box,
             i = carry;
             continue; // idle: the gap stays visible
         }
-        double busy = 0;
-        if (prefix) {
-            busy = double(row.busyPrefix[j] - row.busyPrefix[i]);
-        } else {
-            for (size_t k = i; k < j; ++k)
-                busy += double(std::max<int64_t>(0, row.end[k] - row.start[k]));
-        }
-        busy -= std::max(0.0, ta - double(row.start[i]));
-        busy -= std::max(0.0, double(row.end[j - 1]) - tb);
+        const double busy = busyOf(row, i, j, ta, tb);
         if (busy <= 0) {
             i = carry;
             continue;

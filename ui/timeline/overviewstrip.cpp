@@ -112,9 +112,7 @@ void OverviewStrip::centreAt(double x)
 {
     if (!m_plot->model())
         return;
-    const TimeRange v = m_plot->range();
-    const double span = v.t1 - v.t0, t = timeAt(x);
-    m_plot->setRange({t - span / 2, t + span / 2});
+    m_plot->centreOn(timeAt(x));
 }
 
 void OverviewStrip::mousePressEvent(QMouseEvent *event)

@@ -207,6 +207,13 @@ void TimelinePlot::applyRange(const TimeRange &r)
     Q_EMIT rangeChanged();
 }
 
+void TimelinePlot::centreOn(double ns)
+{
+    const TimeRange v = range();
+    const double half = (v.t1 - v.t0) / 2;
+    setRange({ns - half, ns + half});
+}
+
 void TimelinePlot::setRange(const TimeRange &r)
 {
     m_history->record(range());

@@ -80,6 +80,7 @@ public:
     Viewport viewport() const;
     void setRange(const TimeRange &r);          // records the old range in the history
     void zoomBy(double factor, double x = -1);  // x in plot pixels (-1: centre)
+    void centreOn(double ns);                   // the view moved to centre on ns, its zoom kept
     void panBy(double dxPx);
     void fitAll();
     bool fitSelection();                        // the measured span, else the selected op
