@@ -31,7 +31,6 @@ namespace {
 // a kernel, copy or memset (graph launches, hipExtLaunchKernel, _v suffixes, ...).
 std::vector<uint8_t> launchRows(const RowTable &rows, uint16_t launchRole, bool exact)
 {
-    const auto &events = rows.trace().events;
     std::vector<uint8_t> out(rows.eventCount(), 0);
     for (uint32_t i = 0; i < out.size(); ++i) {
         if (!rows.isLoaded(i) || rows.indexCorr(i) <= 0)
@@ -39,7 +38,7 @@ std::vector<uint8_t> launchRows(const RowTable &rows, uint16_t launchRole, bool 
         if (rows.nameRoles(i) & launchRole)
             out[i] = 1;
         else if (!exact && rows.catRole(i) == CatRuntime && rows.stream(i) == -1)
-            out[i] = isGpuActivity(events[static_cast<uint32_t>(rows.indexCorr(i))].kind) ? 1 : 0;
+            out[i] = isGpuActivity(rows.kind(static_cast<uint32_t>(rows.indexCorr(i)))) ? 1 : 0;
     }
     return out;
 }
@@ -86,7 +85,7 @@ CpaContext::CpaContext(const KinetoTrace &t, const CriticalPathOptions &o, const
     m_end.assign(n, -1);
     prepareStepWaits();
     if (!exact)
-        prepareDefaultMode(diag);
+        prepareDefaultMode();
 }
 
 void CpaContext::prepareStepWaits()
@@ -121,17 +120,17 @@ void CpaContext::prepareStepWaits()
             waitRowPerThread.push_back(std::get<2>(threads[k]));
 }
 
-void CpaContext::prepareDefaultMode(Diagnostics &diag)
+void CpaContext::prepareDefaultMode()
 {
     const auto &events = trace.events;
     const uint32_t n = static_cast<uint32_t>(rows.eventCount());
     // Every GPU-side row of a correlation, not only the last (graph replays).
     std::vector<std::tuple<IdKey, int64_t, double, uint32_t>> byStream;
     for (uint32_t i = 0; i < n; ++i) {
-        if (!rows.isLoaded(i) || !rows.isGpuSide(i) || rows.stream(i) == -1 || events[i].correlation < 0)
+        if (!rows.isLoaded(i) || !rows.isGpuSide(i) || rows.stream(i) == -1 || rows.correlation(i) < 0)
             continue;
-        gpuByCorr.emplace_back(events[i].correlation, i);
-        if (isGpuActivity(events[i].kind))
+        gpuByCorr.emplace_back(rows.correlation(i), i);
+        if (isGpuActivity(rows.kind(i)))
             byStream.emplace_back(pidKey(events[i]), rows.stream(i), rows.ts(i), i);
     }
     std::sort(gpuByCorr.begin(), gpuByCorr.end());
@@ -140,7 +139,7 @@ void CpaContext::prepareDefaultMode(Diagnostics &diag)
         size_t b = a;
         int32_t activities = 0;
         for (; b < gpuByCorr.size() && gpuByCorr[b].first == gpuByCorr[a].first; ++b)
-            activities += isGpuActivity(events[gpuByCorr[b].second].kind) ? 1 : 0;
+            activities += isGpuActivity(rows.kind(gpuByCorr[b].second)) ? 1 : 0;
         for (size_t k = a; k < b; ++k)
             replayCount[gpuByCorr[k].second] = activities;
         a = b;
@@ -153,13 +152,22 @@ void CpaContext::prepareDefaultMode(Diagnostics &diag)
         if (dev == pdev && stream == pstream)
             streamPrev[row] = static_cast<int32_t>(prow);
     }
-    // The inferred sync edges: the caller's, or inferred here.
+}
+
+void CpaContext::takeSyncEdges()
+{
+    if (exact || m_edgesTaken)
+        return;
+    m_edgesTaken = true;
+    // The inferred sync edges: the caller's, or inferred here. Taken only now, as the
+    // GPU pass of the first window needs them: the nodes and the call stacks are built
+    // while the session's other thread still looks for them (issue 40, class 11).
+    const uint32_t n = static_cast<uint32_t>(rows.eventCount());
     std::shared_ptr<const std::vector<SyncEdge>> edges = options.syncEdges;
     if (!edges && options.syncEdgesLater.valid())
         edges = options.syncEdgesLater.get();
     if (!edges) {
         Diagnostics scratch; // the session reports the sync diagnostics once
-        (void)diag;
         edges = std::make_shared<const std::vector<SyncEdge>>(findAllSyncEdges(trace, scratch));
     }
     for (const SyncEdge &e : *edges) {
@@ -191,7 +199,6 @@ void CpaContext::computeQueueLengths(Diagnostics &diag)
     // most ~32 steps per row whatever the input.
     constexpr size_t kMaxFanout = 4096;
     constexpr size_t kFewStreams = 8;
-    const auto &events = trace.events;
     const uint32_t n = static_cast<uint32_t>(rows.eventCount());
     queue.assign(n, kNoQueue);
     struct StreamCount {
@@ -205,9 +212,9 @@ void CpaContext::computeQueueLengths(Diagnostics &diag)
         if (!rows.isLoaded(i))
             continue;
         if (rows.stream(i) != -1)
-            gpuCorrStream.emplace_back(events[i].correlation, rows.stream(i));
+            gpuCorrStream.emplace_back(rows.correlation(i), rows.stream(i));
         if (launchRow[i])
-            launches.emplace_back(events[i].correlation, i);
+            launches.emplace_back(rows.correlation(i), i);
     }
     std::sort(gpuCorrStream.begin(), gpuCorrStream.end());
     std::sort(launches.begin(), launches.end());
@@ -259,7 +266,7 @@ void CpaContext::computeQueueLengths(Diagnostics &diag)
     for (uint32_t i = 0; i < n; ++i) {
         if (!rows.isLoaded(i) || rows.stream(i) == -1)
             continue;
-        const int64_t corr = events[i].correlation;
+        const int64_t corr = rows.correlation(i);
         const bool launched = std::binary_search(launches.begin(), launches.end(), std::make_pair(corr, 0u),
                                                  [](const auto &x, const auto &y) { return x.first < y.first; });
         if (launched)
@@ -440,6 +447,7 @@ BuildStats CpaContext::build(const std::vector<uint32_t> &clipped, CpGraph &g)
         runtimeLockPass(g);
     }
     callStackPass(clipped, g);
+    takeSyncEdges();
     gpuPass(clipped, g, stats);
     for (int32_t ev : g.nodeEvent) { // reset the per-event scratch for the next window
         m_start[ev] = -1;

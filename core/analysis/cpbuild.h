@@ -61,6 +61,7 @@ public:
     std::vector<std::pair<int64_t, uint32_t>> gpuByCorr; // (correlation, GPU-side row), sorted
     std::vector<int32_t> replayCount;    // per row: GPU activities sharing its correlation (> 1: a graph replay)
     std::vector<int32_t> streamPrev;     // per GPU activity: the previous activity on its (device, stream), -1
+    // Filled by takeSyncEdges(), which build() calls before its first GPU pass.
     std::vector<std::pair<uint32_t, uint32_t>> inferredGpu; // inferred GPU->GPU (dst, src), sorted by dst
     std::vector<std::pair<uint32_t, uint32_t>> inferredCpu; // inferred GPU->CPU (call, src), sorted by call ts
     // Inferred source of a GPU activity's wait, -1 when none.
@@ -87,9 +88,11 @@ public:
     int32_t addEventNodes(uint32_t ev, CpGraph &graph);
 
 private:
+    void takeSyncEdges();
+    bool m_edgesTaken = false;
     void prepareStepWaits();
     std::vector<uint32_t> clipCpu(double start, double end, size_t extra) const;
-    void prepareDefaultMode(Diagnostics &diag);
+    void prepareDefaultMode();
     void computeQueueLengths(Diagnostics &diag);
     void createNodes(const std::vector<uint32_t> &clipped, CpGraph &graph);
     void runtimeLockPass(CpGraph &graph);

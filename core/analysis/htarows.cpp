@@ -120,6 +120,8 @@ void RowTable::buildRows(const RowOptions &options, Diagnostics &diag)
     m_roles.assign(n, 0);
     m_cat.assign(n, CatNone);
     m_stream.assign(n, -1);
+    m_corr.resize(n);
+    m_kind.resize(n);
     m_ts.assign(n, 0.0);
     m_dur.assign(n, 0.0);
     m_symbol.assign(m_trace->strings.size(), 0);
@@ -134,6 +136,8 @@ void RowTable::buildRows(const RowOptions &options, Diagnostics &diag)
     bool haveMin = false;
     for (size_t i = 0; i < n; ++i) {
         const KinetoEvent &e = events[i];
+        m_corr[i] = e.correlation;
+        m_kind[i] = e.kind;
         missingDur += (e.ph == 'X' && !e.has(KinetoEvent::HasDur)) ? 1 : 0;
         // A row has a dur and a cat, and the cat is not "Trace" (spec 1.2).
         if (!e.has(KinetoEvent::HasDur) || e.cat == kNoString || m_catRoles[e.cat] == CatTrace)
@@ -146,7 +150,8 @@ void RowTable::buildRows(const RowOptions &options, Diagnostics &diag)
         const uint16_t roles = m_nameRoles[e.name];
         m_flags[i] = FlagParsed | FlagLoaded |
                      (((stream >= 0 && e.correlation >= 0) || (roles & (RoleContextSync | RoleEventSync))) ? FlagGpuSide
-                                                                                                            : 0);
+                                                                                                            : 0) |
+                     (e.waitOnStream > -1 ? FlagWaitsOnStream : 0);
         m_roles[i] = roles;
         m_cat[i] = m_catRoles[e.cat];
         m_stream[i] = stream;
@@ -197,7 +202,7 @@ void RowTable::linkCorrelations()
     for (uint32_t i = 0; i < n; ++i) {
         if (!(m_flags[i] & FlagParsed))
             continue;
-        const int64_t corr = events[i].correlation;
+        const int64_t corr = m_corr[i];
         m_indexCorr[i] = corr >= 0 ? 0 : -1; // min(correlation, 0)
         if (corr != -1)
             entries.push_back({corr, i, isGpuSide(i)});

@@ -70,6 +70,12 @@ public:
     // event 0 only when event 0 really is the partner (HTA conflates the two).
     int32_t partner(uint32_t i) const;
     int64_t stream(uint32_t i) const { return m_stream[i]; }
+    // Copies of event fields the passes read for most rows: a dense column costs one
+    // cache line per 8 rows where the 136-byte events cost one or two per row.
+    int64_t correlation(uint32_t i) const { return m_corr[i]; }
+    EventKind kind(uint32_t i) const { return m_kind[i]; }
+    // A loaded row with args.wait_on_stream (cuda_sync rows that wait on a record).
+    bool waitsOnStream(uint32_t i) const { return (m_flags[i] & (FlagLoaded | FlagWaitsOnStream)) == (FlagLoaded | FlagWaitsOnStream); }
     uint16_t nameRoles(uint32_t i) const { return m_roles[i]; }
     uint8_t catRole(uint32_t i) const { return m_cat[i]; }
     uint16_t rolesOfName(StrId id) const { return m_nameRoles[id]; }
@@ -98,13 +104,15 @@ private:
     void linkCorrelations();
     void filterLastProfilerStep(bool substring, Diagnostics &diag);
 
-    enum Flag : uint8_t { FlagParsed = 1, FlagLoaded = 2, FlagGpuSide = 4 };
+    enum Flag : uint8_t { FlagParsed = 1, FlagLoaded = 2, FlagGpuSide = 4, FlagWaitsOnStream = 8 };
     const KinetoTrace *m_trace;
     // Per event, so the passes over all events stay in small, dense columns.
     std::vector<uint8_t> m_flags;
     std::vector<uint16_t> m_roles; // name roles
     std::vector<uint8_t> m_cat;    // category role
     std::vector<int64_t> m_stream; // HTA-normalised stream
+    std::vector<int64_t> m_corr;   // every event's correlation (-1 when absent)
+    std::vector<EventKind> m_kind; // every event's kind
     std::vector<double> m_ts, m_dur;
     std::vector<int32_t> m_indexCorr;
     std::vector<uint16_t> m_nameRoles;

@@ -9,6 +9,74 @@
 
 namespace syncscope::hta {
 
+namespace {
+
+// Launch ids grouped by a key (a GPU stream, or a CPU thread and stream), ascending
+// within a group: a counting sort by group, as the launches are already in id order.
+// O(launches) where sorting ids by a tuple of keys cost O(L log L) with dear compares.
+template <class Key>
+class LaunchGroups
+{
+public:
+    template <class KeyOf>
+    LaunchGroups(size_t launches, KeyOf keyOf)
+    {
+        std::vector<uint32_t> groupOf(launches);
+        std::vector<uint32_t> count;
+        for (uint32_t k = 0; k < launches; ++k) {
+            const auto [it, added] = m_group.try_emplace(keyOf(k), static_cast<uint32_t>(count.size()));
+            if (added)
+                count.push_back(0);
+            groupOf[k] = it->second;
+            ++count[it->second];
+        }
+        m_start.assign(count.size() + 1, 0);
+        for (size_t g = 0; g < count.size(); ++g)
+            m_start[g + 1] = m_start[g] + count[g];
+        std::vector<uint32_t> next(m_start.begin(), m_start.end() - 1);
+        m_order.resize(launches);
+        for (uint32_t k = 0; k < launches; ++k)
+            m_order[next[groupOf[k]]++] = k;
+    }
+    // The group's launch ids, ascending; empty when no launch has the key.
+    std::pair<const uint32_t *, const uint32_t *> find(const Key &key) const
+    {
+        const auto it = m_group.find(key);
+        if (it == m_group.end())
+            return {nullptr, nullptr};
+        return {m_order.data() + m_start[it->second], m_order.data() + m_start[it->second + 1]};
+    }
+
+private:
+    struct Hash {
+        size_t operator()(const Key &k) const { return k.hash(); }
+    };
+    std::unordered_map<Key, uint32_t, Hash> m_group;
+    std::vector<uint32_t> m_start, m_order;
+};
+
+size_t mix(size_t h, uint64_t v)
+{
+    return h ^ (std::hash<uint64_t>{}(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
+size_t mix(size_t h, const IdKey &k) { return mix(mix(h, k.isString ? 1 : 0), static_cast<uint64_t>(k.value)); }
+
+struct GpuStreamKey { // a GPU and a stream
+    IdKey gpu;
+    int64_t stream;
+    bool operator==(const GpuStreamKey &o) const { return gpu == o.gpu && stream == o.stream; }
+    size_t hash() const { return mix(mix(0, gpu), static_cast<uint64_t>(stream)); }
+};
+
+struct ThreadKey { // a CPU thread and the stream it launches onto
+    IdKey pid, tid;
+    int64_t stream;
+    bool operator==(const ThreadKey &o) const { return pid == o.pid && tid == o.tid && stream == o.stream; }
+    size_t hash() const { return mix(mix(mix(0, pid), tid), static_cast<uint64_t>(stream)); }
+};
+
+} // namespace
+
 SyncTables::SyncTables(const RowTable &rows, Diagnostics &diag, uint16_t launchRole)
 {
     buildLaunches(rows, launchRole, nullptr);
@@ -27,6 +95,12 @@ void SyncTables::buildLaunches(const RowTable &rows, uint16_t launchRole, const 
 {
     const auto &events = rows.trace().events;
     const uint32_t n = static_cast<uint32_t>(rows.eventCount());
+    struct Order {
+        double ts;
+        uint32_t runtime, activity;
+        bool operator<(const Order &o) const { return ts != o.ts ? ts < o.ts : runtime < o.runtime; }
+    };
+    std::vector<Order> order;
     for (uint32_t i = 0; i < n; ++i) {
         const bool launch = launchRows ? (*launchRows)[i] != 0 : (rows.nameRoles(i) & launchRole) != 0;
         if (!rows.isLoaded(i) || !launch || rows.indexCorr(i) <= 0)
@@ -35,20 +109,24 @@ void SyncTables::buildLaunches(const RowTable &rows, uint16_t launchRole, const 
         // Matched to a GPU row on a stream that itself links back (spec 2.7.2).
         if (!rows.isLoaded(k) || rows.stream(k) == -1 || rows.indexCorr(k) <= 0)
             continue;
-        Launch l;
+        order.push_back({rows.ts(i), i, k});
+    }
+    // Launch ids follow ts; HTA's sort is unstable, we break ties by event index.
+    // (Sorted as small records, then filled in: the launches themselves are 72 bytes.)
+    if (!std::is_sorted(order.begin(), order.end()))
+        std::sort(order.begin(), order.end());
+    m_launches.resize(order.size());
+    for (size_t j = 0; j < order.size(); ++j) {
+        const uint32_t i = order[j].runtime, k = order[j].activity;
+        Launch &l = m_launches[j];
         l.runtime = i;
         l.activity = k;
-        l.ts = rows.ts(i);
+        l.ts = order[j].ts;
         l.cpuPid = pidKey(events[i]);
         l.cpuTid = tidKey(events[i]);
         l.gpuPid = pidKey(events[k]);
         l.stream = rows.stream(k);
-        m_launches.push_back(l);
     }
-    // Launch ids follow ts; HTA's sort is unstable, we break ties by event index.
-    std::sort(m_launches.begin(), m_launches.end(), [](const Launch &a, const Launch &b) {
-        return a.ts != b.ts ? a.ts < b.ts : a.runtime < b.runtime;
-    });
 }
 
 void SyncTables::buildRecords(const RowTable &rows, Diagnostics &diag)
@@ -66,7 +144,7 @@ void SyncTables::buildRecords(const RowTable &rows, Diagnostics &diag)
     };
     std::vector<Where> where;
     for (uint32_t i = 0; i < n; ++i) {
-        if (rows.isLoaded(i) && events[i].waitOnStream > -1)
+        if (rows.waitsOnStream(i))
             where.push_back({events[i].waitOnRecordCorr, i, events[i].waitOnStream, pidKey(events[i])});
     }
     std::sort(where.begin(), where.end(),
@@ -87,13 +165,9 @@ void SyncTables::buildRecords(const RowTable &rows, Diagnostics &diag)
                          "earlier row; the first is used (HTA fails on this)",
                      rows.trace().path);
 
-    // Launches grouped by (GPU, stream), ids ascending within a group.
-    std::vector<uint32_t> byStream(m_launches.size());
-    for (uint32_t k = 0; k < byStream.size(); ++k)
-        byStream[k] = k;
-    auto streamKey = [&](uint32_t k) { return std::make_tuple(m_launches[k].gpuPid, m_launches[k].stream, k); };
-    std::sort(byStream.begin(), byStream.end(), [&](uint32_t a, uint32_t b) { return streamKey(a) < streamKey(b); });
-
+    const LaunchGroups<GpuStreamKey> byStream(m_launches.size(), [&](uint32_t k) {
+        return GpuStreamKey{m_launches[k].gpuPid, m_launches[k].stream};
+    });
     for (uint32_t i = 0; i < n; ++i) {
         if (!rows.isLoaded(i) || !(rows.nameRoles(i) & RoleEventRecord))
             continue;
@@ -102,15 +176,7 @@ void SyncTables::buildRecords(const RowTable &rows, Diagnostics &diag)
         if (it == unique.end() || it->corr != events[i].correlation)
             continue; // nobody waits on this record
         // The last launch onto the record's (GPU, stream) with ts <= the record's ts.
-        auto lo = std::lower_bound(byStream.begin(), byStream.end(), 0u, [&](uint32_t k, uint32_t) {
-            const Launch &l = m_launches[k];
-            return std::tie(l.gpuPid, l.stream) < std::tie(it->gpu, it->stream);
-        });
-        // Binary search for the group's end too: a linear walk is quadratic in launches per stream.
-        auto hi = std::upper_bound(lo, byStream.end(), 0u, [&](uint32_t, uint32_t k) {
-            const Launch &l = m_launches[k];
-            return std::tie(it->gpu, it->stream) < std::tie(l.gpuPid, l.stream);
-        });
+        const auto [lo, hi] = byStream.find(GpuStreamKey{it->gpu, it->stream});
         const double ts = rows.ts(i);
         auto last = std::upper_bound(lo, hi, ts, [&](double t, uint32_t k) { return t < m_launches[k].ts; });
         const int32_t prev = last == lo ? -1 : static_cast<int32_t>(m_launches[*(last - 1)].runtime);
@@ -131,33 +197,18 @@ void SyncTables::buildWaits(const RowTable &rows)
         return;
     const auto &events = rows.trace().events;
     const uint32_t n = static_cast<uint32_t>(rows.eventCount());
-    // Launches grouped by (CPU pid, CPU tid, stream), ids ascending.
-    std::vector<uint32_t> byThread(m_launches.size());
-    for (uint32_t k = 0; k < byThread.size(); ++k)
-        byThread[k] = k;
-    auto key = [&](uint32_t k) {
+    const LaunchGroups<ThreadKey> byThread(m_launches.size(), [&](uint32_t k) {
         const Launch &l = m_launches[k];
-        return std::make_tuple(l.cpuPid, l.cpuTid, l.stream, k);
-    };
-    std::sort(byThread.begin(), byThread.end(), [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
-
+        return ThreadKey{l.cpuPid, l.cpuTid, l.stream};
+    });
     for (uint32_t i = 0; i < n; ++i) {
         if (!rows.isLoaded(i) || !(rows.nameRoles(i) & RoleStreamWaitCall) || rows.indexCorr(i) <= 0)
             continue;
         const uint32_t k = static_cast<uint32_t>(rows.indexCorr(i));
         if (!rows.isLoaded(k) || rows.stream(k) == -1 || rows.indexCorr(k) <= 0)
             continue;
-        const IdKey pid = pidKey(events[i]), tid = tidKey(events[i]);
-        const int64_t stream = rows.stream(k); // the waiting stream
-        auto lo = std::lower_bound(byThread.begin(), byThread.end(), 0u, [&](uint32_t x, uint32_t) {
-            const Launch &l = m_launches[x];
-            return std::tie(l.cpuPid, l.cpuTid, l.stream) < std::tie(pid, tid, stream);
-        });
-        auto hi = std::upper_bound(lo, byThread.end(), 0u, [&](uint32_t, uint32_t x) {
-            const Launch &l = m_launches[x];
-            return std::tie(pid, tid, stream) < std::tie(l.cpuPid, l.cpuTid, l.stream);
-        });
         // The first launch from the same thread onto the waiting stream with ts >= the wait's ts.
+        const auto [lo, hi] = byThread.find(ThreadKey{pidKey(events[i]), tidKey(events[i]), rows.stream(k)});
         const double ts = rows.ts(i);
         auto first = std::lower_bound(lo, hi, ts, [&](uint32_t x, double t) { return m_launches[x].ts < t; });
         m_waits.emplace_back(i, first == hi ? -1 : static_cast<int32_t>(m_launches[*first].runtime));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "jsonstream.h"
 
+#include "batchparse.h"
+
 #include "io/bytesource.h"
 #include "jsonscan.h"
 
@@ -571,16 +573,38 @@ void AsyncJsonStreamHandler::arrayEnd(std::string_view key)
 void AsyncJsonStreamHandler::elementBatch(ElementBatch &batch)
 {
     ElementBatch replacement;
+    bool behind = false;
     {
         std::lock_guard lock(d->mutex);
         if (!d->spare.empty()) {
             replacement = std::move(d->spare.back());
             d->spare.pop_back();
         }
+        behind = d->queue.size() >= Impl::kMaxQueued;
     }
     std::swap(batch, replacement);
     batch.spans.clear();
+    if (replacement.parsed)
+        replacement.parsed->ok = false; // a recycled buffer's parse is of an earlier batch
+    // The worker is behind: this thread would wait in push(), so it parses the batch
+    // instead (a failed parse is left to the worker, which reports it).
+    if (behind && d->target.parsesBatchesWhole()) {
+        if (!replacement.parsed)
+            replacement.parsed = std::make_shared<PreParsedBatch>();
+        PreParsedBatch &p = *replacement.parsed;
+        auto result = p.parser.parse(replacement.json.data(), replacement.length, false);
+        p.ok = result.error() == simdjson::SUCCESS && result.value_unsafe().is_array();
+        if (p.ok)
+            p.doc = result.value_unsafe();
+    }
     d->push(std::move(replacement));
+}
+
+simdjson::dom::element parseBatch(const ElementBatch &batch, simdjson::dom::parser &parser)
+{
+    if (batch.parsed && batch.parsed->ok)
+        return batch.parsed->doc;
+    return parser.parse(batch.json.data(), batch.length, false);
 }
 
 void AsyncJsonStreamHandler::finish()

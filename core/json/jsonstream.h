@@ -23,12 +23,16 @@ struct ElementSpan {
     uint32_t length;
 };
 
+struct PreParsedBatch; // json/batchparse.h
+
 // "[e1,e2,...]" followed by zero padding, so simdjson can parse it in place.
 struct ElementBatch {
     std::vector<char> json;         // size() >= length + padding
     size_t length = 0;              // bytes of "[...]"
     std::vector<ElementSpan> spans; // each element's (offset, length) inside json
     uint64_t offset = 0;            // input offset of json[1] (for messages)
+    // Set (ok) when the streaming thread parsed the batch already; read it with parseBatch().
+    std::shared_ptr<PreParsedBatch> parsed;
 };
 
 class JsonStreamHandler
@@ -45,6 +49,9 @@ public:
     virtual void arrayEnd(std::string_view key) = 0;
     // A batch of complete elements; the handler may swap the vectors out to keep them.
     virtual void elementBatch(ElementBatch &batch) = 0;
+    // True when elementBatch() parses each batch whole with parseBatch(): an
+    // AsyncJsonStreamHandler then parses batches ahead while its worker is behind.
+    virtual bool parsesBatchesWhole() const { return false; }
 };
 
 struct JsonStreamStats {

@@ -2,6 +2,7 @@
 #include "hostparser.h"
 
 #include "io/bytesource.h"
+#include "json/batchparse.h"
 #include "json/jsonscan.h"
 #include "json/minify.h"
 #include "json/numbers.h"
@@ -218,7 +219,7 @@ void HostNodeSink::addBatch(const ElementBatch &batch)
     const size_t firstEntry = d->entries;
     d->entries += spans.size();
     try {
-        const dom::element doc = d->parser.parse(json, batch.length, false);
+        const dom::element doc = parseBatch(batch, d->parser);
         for (dom::element v : doc.get_array()) {
             HostNode node;
             if (v.type() != dom::element_type::OBJECT) {

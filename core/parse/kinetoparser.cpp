@@ -2,6 +2,7 @@
 #include "kinetoparser.h"
 
 #include "io/bytesource.h"
+#include "json/batchparse.h"
 #include "json/minify.h"
 #include "json/numbers.h"
 
@@ -586,7 +587,7 @@ void KinetoEventSink::addBatch(const ElementBatch &batch)
     size_t i = 0;
     const size_t firstEntry = trace.events.size();
     try {
-        const dom::element doc = d->parser.parse(json, batch.length, false);
+        const dom::element doc = parseBatch(batch, d->parser);
         const dom::array arr = doc.get_array();
         for (dom::element v : arr) {
             KinetoEvent ev;

@@ -102,6 +102,9 @@ public:
     }
     void arrayEnd(std::string_view) override {}
 
+    // Both sinks parse each batch whole (set in streamArray, before any batch).
+    bool parsesBatchesWhole() const override { return m_kineto || m_host; }
+
     void elementBatch(ElementBatch &batch) override
     {
         if (m_kineto)

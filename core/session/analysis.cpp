@@ -203,7 +203,6 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         a->inputsOk = hostIsTree(*a->host, diag);
     if (!a->inputsOk)
         return a;
-    checkPair(*a);
     auto cancelled = [&] {
         if (!request.cancel || !*request.cancel)
             return false;
@@ -213,13 +212,11 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     };
     if (cancelled())
         return a;
-    linkCapturedGraphs(*a);
-    if (request.loaded)
-        request.loaded(a->device, a->host);
 
-    // The critical path, which needs only the device trace, runs on the second core: it
-    // builds what does not depend on the sync edges while this thread finds them (it reads
-    // the same inferred edges), then goes on while this thread links the pair.
+    // The critical path, which needs only the device trace, starts on the second core
+    // at once (issue 40, class 11): it builds what does not depend on the sync edges
+    // while this thread checks the pair and finds them (it reads the same inferred
+    // edges), then goes on while this thread links the pair.
     Diagnostics cpaDiag, syncDiag, linkDiag;
     CriticalPathOptions cpa = request.cpa;
     std::promise<std::shared_ptr<const std::vector<SyncEdge>>> edgesFound;
@@ -229,7 +226,7 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
     // steps: windows from the annotations, not the critical path) go to whichever thread
     // is free first: this one after the link, the critical path's after the critical path.
     std::shared_ptr<BreakdownWork> breakdownWork;
-    if (request.breakdowns && a->device && !(request.cancel && *request.cancel))
+    if (request.breakdowns && a->device)
         breakdownWork = std::make_shared<BreakdownWork>(
             *a->device, request.allSteps && request.stepBreakdowns ? profilerStepSpans(*a->device)
                                                                    : std::vector<StepSpan>{});
@@ -259,15 +256,22 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
         });
     }
 
-    const auto t1 = std::chrono::steady_clock::now();
-    if (request.progress)
-        request.progress("sync", 0);
-    SyncOptions syncOptions;
-    syncOptions.htaExact = isHtaExact(request.cpa);
+    // Until the edges are found the critical path's thread may be waiting for them:
+    // whatever this thread throws first reaches it too (else it would never end).
+    auto t1 = std::chrono::steady_clock::now();
     try {
+        checkPair(*a);
+        linkCapturedGraphs(*a);
+        if (request.loaded)
+            request.loaded(a->device, a->host);
+        if (request.progress)
+            request.progress("sync", 0);
+        SyncOptions syncOptions;
+        syncOptions.htaExact = isHtaExact(request.cpa);
+        t1 = std::chrono::steady_clock::now();
         a->syncEdges = findAllSyncEdges(*a->device, syncDiag, syncOptions);
     } catch (...) {
-        edgesFound.set_exception(std::current_exception()); // the critical path's thread stops too
+        edgesFound.set_exception(std::current_exception());
         throw;
     }
     edgesFound.set_value(std::make_shared<const std::vector<SyncEdge>>(a->syncEdges));

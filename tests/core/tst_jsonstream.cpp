@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "io/bytesource.h"
+#include "json/batchparse.h"
 #include "json/jsonstream.h"
 #include "json/numbers.h"
 #include "testutil.h"
 
 #include <QtTest>
+
+#include <chrono>
+#include <thread>
 
 using namespace syncscope;
 
@@ -63,6 +67,72 @@ std::string run(const std::string &json, size_t chunk, const std::string &key = 
     return rec.log;
 }
 
+// Reads {"v": N} elements by parsing each batch whole, as the trace sinks do, slowly
+// when asked (a worker that falls behind the scanner).
+class WholeBatchReader : public JsonStreamHandler
+{
+public:
+    bool whole = true;
+    int delayMs = 0;
+    size_t batches = 0, preParsed = 0, elements = 0;
+    int64_t sum = 0;
+    bool streamArray(std::string_view key) override { return key == "traceEvents"; }
+    void topLevelValue(std::string_view, std::string_view) override {}
+    void arrayBegin(std::string_view) override {}
+    void arrayEnd(std::string_view) override {}
+    bool parsesBatchesWhole() const override { return whole; }
+    void elementBatch(ElementBatch &batch) override
+    {
+        ++batches;
+        preParsed += batch.parsed && batch.parsed->ok ? 1 : 0;
+        if (delayMs > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(delayMs));
+        try {
+            for (simdjson::dom::element v : parseBatch(batch, m_parser).get_array()) {
+                sum += int64_t(v["v"]);
+                ++elements;
+            }
+        } catch (const simdjson::simdjson_error &e) {
+            throw invalidJsonEntry("mem.json", "traceEvents entry", elements, batch, e.what());
+        }
+    }
+
+private:
+    simdjson::dom::parser m_parser;
+};
+
+std::string numberedEvents(int n, int bad = -1)
+{
+    std::string json = R"({"traceEvents": [)";
+    for (int i = 0; i < n; ++i) {
+        if (i > 0)
+            json += ',';
+        if (i == bad) {
+            json += R"({"v": nul})";
+        } else {
+            json += R"({"v": )";
+            json += std::to_string(i);
+            json += '}';
+        }
+    }
+    json += "]}";
+    return json;
+}
+
+// Streams through AsyncJsonStreamHandler; the error text, or "" when none.
+std::string runAsync(const std::string &json, WholeBatchReader &reader)
+{
+    StringSource src(json, 1u << 20);
+    try {
+        AsyncJsonStreamHandler async(reader);
+        streamJson(src, "mem.json", async);
+        async.finish();
+    } catch (const InputError &e) {
+        return e.code() + ": " + e.what();
+    }
+    return {};
+}
+
 } // namespace
 
 class TestJsonStream : public QObject
@@ -73,7 +143,53 @@ private slots:
     void bareArrayAndTrailingComma();
     void errors_data();
     void numbers_data();
+    void parsesAheadWhileTheWorkerIsBehind();
+    void aBadBatchParsedAheadFailsAsBefore();
 };
+
+void TestJsonStream::parsesAheadWhileTheWorkerIsBehind()
+{
+    // ~3.4 MB: the batches grow to 1 MiB, several of them. A worker 20 ms per batch
+    // behind makes the scanning thread parse the next ones itself (issue 40, class 11).
+    const int n = 300000;
+    const std::string json = numberedEvents(n);
+    WholeBatchReader slow;
+    slow.delayMs = 20;
+    QCOMPARE(runAsync(json, slow), std::string());
+    QCOMPARE(slow.elements, size_t(n));
+    QCOMPARE(slow.sum, int64_t(n) * (n - 1) / 2);
+    QVERIFY2(slow.batches >= 4, std::to_string(slow.batches).c_str());
+    QVERIFY(slow.preParsed > 0);
+    QVERIFY(slow.preParsed < slow.batches); // the first ones never wait
+    // A handler that parses its batches another way never gets them parsed.
+    WholeBatchReader other;
+    other.whole = false;
+    other.delayMs = 20;
+    QCOMPARE(runAsync(json, other), std::string());
+    QCOMPARE(other.elements, size_t(n));
+    QCOMPARE(other.preParsed, size_t(0));
+}
+
+void TestJsonStream::aBadBatchParsedAheadFailsAsBefore()
+{
+    // simdjson rejects a late batch: the scanning thread's parse fails, the worker
+    // parses it again and reports it exactly as a one-thread read does.
+    const std::string json = numberedEvents(300000, 280000);
+    WholeBatchReader oneThread;
+    oneThread.whole = false;
+    StringSource src(json, 1u << 20);
+    std::string expected;
+    try {
+        streamJson(src, "mem.json", oneThread);
+    } catch (const InputError &e) {
+        expected = e.code() + ": " + e.what();
+    }
+    QVERIFY(expected.find("280000") != std::string::npos);
+    WholeBatchReader slow;
+    slow.delayMs = 20;
+    QCOMPARE(runAsync(json, slow), expected);
+    QVERIFY(slow.preParsed > 0);
+}
 
 void TestJsonStream::topLevelAndElements_data()
 {
