@@ -47,7 +47,7 @@ private Q_SLOTS:
     void opensJobFromFolder();
     void ranksInRankOrderWithAlignedClocks();
     void rawClocksShowOwnClocks();
-    void foldedRankShowsGpuLanesAndCpuSummary();
+    void foldedRankShowsItsSummaries();
     void selectingCollectiveSelectsItOnEveryRank();
     void collectiveWaitsAreMarked();
     void detailsShowTheOpsRank();
@@ -234,7 +234,7 @@ void TestJobView::rawClocksShowOwnClocks()
     QVERIFY(m_w->timeline()->plot()->model()->parts[1].clockOffsetUs != 0.0);
 }
 
-void TestJobView::foldedRankShowsGpuLanesAndCpuSummary()
+void TestJobView::foldedRankShowsItsSummaries()
 {
     QVERIFY(openJob(m_job));
     TimelinePlot *plot = m_w->timeline()->plot();
@@ -249,11 +249,12 @@ void TestJobView::foldedRankShowsGpuLanesAndCpuSummary()
     };
     QVERIFY(!plot->rankExpanded(0));
     QCOMPARE(shownRows(LaneGroup::JobRole::CpuSummary, 0), 1);
+    QCOMPARE(shownRows(LaneGroup::JobRole::GpuSummary, 0), 1);
     QCOMPARE(shownRows(LaneGroup::JobRole::CpuThread, 0), 0);
-    QVERIFY(shownRows(LaneGroup::JobRole::Lane, 0) > 0); // GPU streams
-    // A folded thread's events are drawn on the summary lane.
+    QCOMPARE(shownRows(LaneGroup::JobRole::Lane, 0), 0); // GPU streams: on the GPU summary
+    // A folded thread's or stream's events are drawn on its summary lane.
     for (const LaneGroup &g : m.layout.groups)
-        if (g.role == LaneGroup::JobRole::CpuThread && g.part == 0)
+        if ((g.role == LaneGroup::JobRole::CpuThread || g.role == LaneGroup::JobRole::Lane) && g.part == 0)
             QVERIFY(plot->geometry().rowCenterY(g.firstRow) >= 0);
     const int folded = plot->contentHeight();
     // A click on the rank header expands it.
@@ -261,7 +262,9 @@ void TestJobView::foldedRankShowsGpuLanesAndCpuSummary()
     QTest::mouseClick(plot, Qt::LeftButton, {}, header);
     QVERIFY(plot->rankExpanded(0));
     QCOMPARE(shownRows(LaneGroup::JobRole::CpuSummary, 0), 0);
+    QCOMPARE(shownRows(LaneGroup::JobRole::GpuSummary, 0), 0);
     QVERIFY(shownRows(LaneGroup::JobRole::CpuThread, 0) > 0);
+    QVERIFY(shownRows(LaneGroup::JobRole::Lane, 0) > 0);
     QVERIFY(plot->contentHeight() > folded);
 }
 

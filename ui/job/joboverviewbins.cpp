@@ -70,7 +70,7 @@ std::vector<OverviewPartRows> overviewRows(const TimelineModel &model)
     for (size_t p = 0; p < model.parts.size(); ++p)
         out[p].rank = model.parts[p].rank;
     for (const LaneGroup &g : model.layout.groups) {
-        if (!g.gpu || g.part < 0 || size_t(g.part) >= out.size())
+        if (!g.gpu || g.role == LaneGroup::JobRole::GpuSummary || g.part < 0 || size_t(g.part) >= out.size())
             continue;
         OverviewPartRows &o = out[size_t(g.part)];
         std::vector<uint32_t> work;

@@ -39,9 +39,12 @@ std::vector<AggregateRow> aggregateRange(const TimelineModel &model, double t0, 
             }
         }
     };
-    if (rows.empty())
-        for (const LaneRow &row : model.layout.rows)
-            visit(row);
+    if (rows.empty()) // every lane once: a job's rank summaries repeat their lanes' ops
+        for (const LaneRow &row : model.layout.rows) {
+            const LaneGroup::JobRole role = model.layout.groups[row.group].role;
+            if (role != LaneGroup::JobRole::CpuSummary && role != LaneGroup::JobRole::GpuSummary)
+                visit(row);
+        }
     else
         for (uint32_t r : rows)
             if (r < model.layout.rows.size())

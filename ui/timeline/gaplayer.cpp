@@ -85,10 +85,10 @@ void GapLayer::draw(QCPPainter *painter)
         }
     };
     for (uint32_t r : geo.rowsIn(y0, y1)) {
-        const int cy = geo.rowCenterY(r);
-        if (cy < 0)
+        int rowY = 0, rowH = 0;
+        if (!geo.rowBand(r, rowY, rowH))
             continue;
-        const double top = p.widgetY(cy - p.m_rowHeight / 2) + 1, h = p.m_rowHeight - 2;
+        const double top = p.widgetY(rowY) + 1, h = rowH - 2;
         if (gaps && r < ov->gaps.size() && !ov->gaps[r].empty())
             eachSpan(ov->gaps[r], [&](const OverlaySpan &s, double x, double w) {
                 // A thin bar in the middle of the row: the empty lane stays readable as empty.

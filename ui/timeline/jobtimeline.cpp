@@ -49,6 +49,64 @@ LaneRow cpuSummaryRow(const LaneLayout &layout, int64_t shiftNs, uint32_t base)
     return out;
 }
 
+// The rank's GPU activity on one lane: every stream's ops, communication first (the
+// collectives are what a job view compares across ranks), the rest in the gaps left,
+// earliest first; an op overlapping what is already there is cut to the free time
+// or left out (its stream lane has it whole).
+LaneRow gpuSummaryRow(const LaneLayout &layout, int64_t shiftNs, uint32_t base)
+{
+    std::vector<SummaryItem> comm, other;
+    for (const LaneGroup &g : layout.groups) {
+        if (!g.gpu)
+            continue;
+        for (uint32_t r = g.firstRow; r < g.firstRow + g.rowCount; ++r) {
+            const LaneRow &row = layout.rows[r];
+            for (size_t i = 0; i < row.size(); ++i)
+                (row.category[i] == Category::Communication ? comm : other)
+                    .push_back({row.start[i], row.end[i], row.event[i], row.category[i]});
+        }
+    }
+    auto byStart = [](const SummaryItem &a, const SummaryItem &b) {
+        return std::tie(a.start, b.end, a.event) < std::tie(b.start, a.end, b.event);
+    };
+    std::sort(comm.begin(), comm.end(), byStart);
+    std::sort(other.begin(), other.end(), byStart);
+    std::vector<SummaryItem> kept;
+    int64_t lastEnd = std::numeric_limits<int64_t>::min();
+    for (const SummaryItem &it : comm)
+        if (it.start >= lastEnd) {
+            kept.push_back(it);
+            lastEnd = it.end;
+        }
+    const size_t commKept = kept.size();
+    // The other ops, each cut to the time no collective and no earlier op holds.
+    lastEnd = std::numeric_limits<int64_t>::min();
+    size_t c = 0;
+    for (const SummaryItem &it : other) {
+        int64_t s = std::max(it.start, lastEnd);
+        while (c < commKept && kept[c].end <= s)
+            ++c;
+        for (size_t k = c; s < it.end; ++k) {
+            const int64_t e = k < commKept ? std::min(it.end, kept[k].start) : it.end;
+            if (e > s)
+                kept.push_back({s, e, it.event, it.category});
+            if (k >= commKept)
+                break;
+            s = std::max(s, kept[k].end);
+        }
+        lastEnd = std::max(lastEnd, it.end);
+    }
+    std::sort(kept.begin(), kept.end(), byStart);
+    LaneRow out;
+    for (const SummaryItem &it : kept) {
+        out.start.push_back(it.start + shiftNs);
+        out.end.push_back(it.end + shiftNs);
+        out.event.push_back(it.event + base);
+        out.category.push_back(it.category);
+    }
+    return out;
+}
+
 double offsetUsOf(const JobAnalysis *analysis, int64_t rank)
 {
     if (!analysis)
@@ -140,6 +198,22 @@ std::shared_ptr<TimelineModel> buildJobTimelineModel(const std::vector<JobTimeli
             g.process = rankName;
             g.part = static_cast<int32_t>(pi);
             g.role = LaneGroup::JobRole::CpuSummary;
+            g.track = static_cast<uint32_t>(out.groups.size());
+            g.events = summary.size();
+            g.firstRow = static_cast<uint32_t>(out.rows.size());
+            g.rowCount = 1;
+            addRow(std::move(summary), static_cast<uint32_t>(out.groups.size()));
+            out.groups.push_back(std::move(g));
+        }
+        const size_t gpuGroups = in.groups.size() - cpuGroups;
+        if (gpuGroups > 0) {
+            LaneRow summary = gpuSummaryRow(in, part.shiftNs, part.base);
+            LaneGroup g;
+            g.name = "GPU \u00b7 " + std::to_string(gpuGroups) + (gpuGroups == 1 ? " stream" : " streams");
+            g.process = rankName;
+            g.gpu = true;
+            g.part = static_cast<int32_t>(pi);
+            g.role = LaneGroup::JobRole::GpuSummary;
             g.track = static_cast<uint32_t>(out.groups.size());
             g.events = summary.size();
             g.firstRow = static_cast<uint32_t>(out.rows.size());

@@ -78,7 +78,8 @@ struct LaneGroup {
     // Job timelines (jobtimeline.h): the rank part this lane belongs to (index into
     // TimelineModel::parts), -1 on a single pair; what folding the rank does with it.
     int32_t part = -1;
-    enum class JobRole : uint8_t { Lane, CpuThread, CpuSummary } role = JobRole::Lane;
+    // A folded rank shows its two summary lanes, compact, and none of its own lanes.
+    enum class JobRole : uint8_t { Lane, CpuThread, CpuSummary, GpuSummary } role = JobRole::Lane;
 };
 
 struct EventPos {

@@ -7,7 +7,7 @@ namespace syncscope::ui {
 
 void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &collapsed, int rowHeight,
                         int headerHeight, int groupGap, const std::vector<bool> &pinned, const std::vector<bool> &hidden,
-                        const std::vector<bool> &folded, const std::vector<uint32_t> &displayOrder)
+                        const std::vector<bool> &folded, const std::vector<uint32_t> &displayOrder, int compactHeight)
 {
     items.clear();
     rowItem.assign(layout.rows.size(), -1);
@@ -41,6 +41,9 @@ void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &colla
             items.push_back(h);
             y += headerHeight;
         }
+        const bool summary =
+            group.role == LaneGroup::JobRole::CpuSummary || group.role == LaneGroup::JobRole::GpuSummary;
+        const int height = summary && compactHeight > 0 ? compactHeight : rowHeight;
         const bool isCollapsed = g < collapsed.size() && collapsed[g];
         const uint32_t shown = isCollapsed ? std::min<uint32_t>(1, group.rowCount) : group.rowCount;
         for (uint32_t r = 0; r < group.rowCount; ++r) {
@@ -51,33 +54,37 @@ void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &colla
             }
             Item it;
             it.y = y;
-            it.height = rowHeight;
+            it.height = height;
             it.row = row;
             it.group = g;
             it.groupFirst = r == 0;
             rowItem[row] = static_cast<int32_t>(items.size());
             items.push_back(it);
-            y += rowHeight;
+            y += height;
         }
-        y += groupGap;
+        y += summary && compactHeight > 0 ? 1 : groupGap;
     }
-    // Folded lanes: their events sit on the rank's CPU summary lane.
+    // Folded lanes: their events sit on the rank's summary lane (CPU threads on the
+    // CPU one, GPU streams on the GPU one).
     if (!folded.empty()) {
-        std::vector<int32_t> summaryItem;
+        std::vector<int32_t> cpuItem, gpuItem; // per part
         for (uint32_t g = 0; g < layout.groups.size(); ++g) {
             const LaneGroup &group = layout.groups[g];
-            if (group.role != LaneGroup::JobRole::CpuSummary || group.part < 0 || group.rowCount == 0)
+            const bool cpu = group.role == LaneGroup::JobRole::CpuSummary;
+            if ((!cpu && group.role != LaneGroup::JobRole::GpuSummary) || group.part < 0 || group.rowCount == 0)
                 continue;
-            if (summaryItem.size() <= size_t(group.part))
-                summaryItem.resize(size_t(group.part) + 1, -1);
-            summaryItem[size_t(group.part)] = rowItem[group.firstRow];
+            std::vector<int32_t> &item = cpu ? cpuItem : gpuItem;
+            if (item.size() <= size_t(group.part))
+                item.resize(size_t(group.part) + 1, -1);
+            item[size_t(group.part)] = rowItem[group.firstRow];
         }
         for (uint32_t g = 0; g < layout.groups.size(); ++g) {
             const LaneGroup &group = layout.groups[g];
-            if (!flag(folded, g) || flag(hidden, g) || group.part < 0 || size_t(group.part) >= summaryItem.size())
+            const std::vector<int32_t> &item = group.gpu ? gpuItem : cpuItem;
+            if (!flag(folded, g) || flag(hidden, g) || group.part < 0 || size_t(group.part) >= item.size())
                 continue;
             for (uint32_t r = group.firstRow; r < group.firstRow + group.rowCount; ++r)
-                rowItem[r] = summaryItem[size_t(group.part)];
+                rowItem[r] = item[size_t(group.part)];
         }
     }
     totalHeight = y;
@@ -112,6 +119,25 @@ int RowGeometry::rowCenterY(uint32_t layoutRow) const
         return -1;
     const Item &it = items[static_cast<size_t>(rowItem[layoutRow])];
     return it.y + it.height / 2;
+}
+
+bool RowGeometry::rowBand(uint32_t layoutRow, int &top, int &height) const
+{
+    if (layoutRow >= rowItem.size() || rowItem[layoutRow] < 0)
+        return false;
+    const Item &it = items[static_cast<size_t>(rowItem[layoutRow])];
+    top = it.y;
+    height = it.height;
+    return true;
+}
+
+std::vector<uint32_t> RowGeometry::rowsOnItem(int item) const
+{
+    std::vector<uint32_t> out;
+    for (uint32_t r = 0; r < rowItem.size(); ++r)
+        if (rowItem[r] == item)
+            out.push_back(r);
+    return out;
 }
 
 bool RowGeometry::rowShown(uint32_t layoutRow) const

@@ -24,16 +24,23 @@ struct RowGeometry {
 
     // `pinned` lanes come first (in lane order), `hidden` lanes get no rows (their events
     // have no position: rowCenterY -1). Missing entries mean false.
-    // Job timelines: `folded` lanes get no rows either, but their events are drawn on
-    // their rank's CPU summary lane (the first CpuSummary group of the same part);
     // `order` is the display order of the groups (empty: layout order); a new rank
     // (LaneGroup::part) starts a header.
+    // Job timelines: `folded` lanes get no rows either, but their events are drawn on
+    // their rank's summary lane (CPU threads on the CpuSummary, GPU streams on the
+    // GpuSummary group of the same part); the summary lanes' rows are `compactHeight`
+    // tall (0: rowHeight) with a 1 px gap, so a folded rank is a header and two strips.
     void build(const LaneLayout &layout, const std::vector<bool> &collapsed, int rowHeight, int headerHeight,
                int groupGap, const std::vector<bool> &pinned = {}, const std::vector<bool> &hidden = {},
-               const std::vector<bool> &folded = {}, const std::vector<uint32_t> &order = {});
+               const std::vector<bool> &folded = {}, const std::vector<uint32_t> &order = {}, int compactHeight = 0);
     int itemAtY(int y) const;                      // -1 if none
     std::vector<uint32_t> rowsIn(int y0, int y1) const; // LaneLayout rows whose items meet [y0, y1)
     int rowCenterY(uint32_t layoutRow) const;      // -1 if unknown
+    // The band a row is drawn in (its own, or the summary lane's it is folded onto):
+    // false if unknown.
+    bool rowBand(uint32_t layoutRow, int &top, int &height) const;
+    // The layout rows drawn on item `item`: its own row and the rows folded onto it.
+    std::vector<uint32_t> rowsOnItem(int item) const;
     bool rowShown(uint32_t layoutRow) const;       // false for the hidden rows of a collapsed lane
 };
 

@@ -131,14 +131,15 @@ void BoxLayer::draw(QCPPainter *painter)
     stats.boxes = m_boxes.size();
 
     const QFontMetrics fm(painter->font());
-    const int h = p.m_rowHeight - 2;
     const bool jobMarks = model.isJob() && !model.collectiveOf.empty();
     QPen criticalPen(c.critical, 2);
     criticalPen.setJoinStyle(Qt::MiterJoin);
     for (const DrawBox &b : m_boxes) {
-        const int rowY = geo.rowCenterY(b.row) - p.m_rowHeight / 2;
+        int rowY = 0, rowH = 0;
+        if (!geo.rowBand(b.row, rowY, rowH))
+            continue;
         const double x0 = clampX(rect.left() + b.x0, rect), x1 = clampX(rect.left() + b.x1, rect);
-        const QRectF r(x0, p.widgetY(rowY) + 1, std::max(1.0, x1 - x0), h);
+        const QRectF r(x0, p.widgetY(rowY) + 1, std::max(1.0, x1 - x0), rowH - 2);
         QColor fill = c.category[static_cast<int>(b.category)];
         if (b.folded()) {
             ++stats.foldedBoxes;
@@ -211,8 +212,9 @@ void BoxLayer::draw(QCPPainter *painter)
                     ++stats.waitParts;
                 }
                 if (mark->lastArrival) {
-                    const QPointF tri[3] = {QPointF(r.left(), r.top() - 1), QPointF(r.left() + 7, r.top() - 1),
-                                            QPointF(r.left(), r.top() + 7)};
+                    const double t = std::min(7.0, r.height() + 1); // smaller on a folded rank's strip
+                    const QPointF tri[3] = {QPointF(r.left(), r.top() - 1), QPointF(r.left() + t, r.top() - 1),
+                                            QPointF(r.left(), r.top() + t)};
                     painter->setPen(Qt::NoPen);
                     painter->setBrush(c.critical);
                     painter->drawPolygon(tri, 3);
@@ -244,7 +246,7 @@ void BoxLayer::draw(QCPPainter *painter)
         }
         // Labels: only where they fit; a folded run says how many ops it holds.
         const double visibleW = std::min(r.right(), double(rect.right())) - std::max(r.left(), double(rect.left()));
-        if (visibleW < 28)
+        if (visibleW < 28 || r.height() < fm.height() - 4) // a folded rank's strips carry no text
             continue;
         QString text = b.folded() ? QStringLiteral("%1 ops").arg(b.count) : qstr(model.name(b.event));
         text = fm.elidedText(text, Qt::ElideRight, int(visibleW) - 6);
@@ -278,11 +280,12 @@ void BoxLayer::draw(QCPPainter *painter)
         const uint32_t ev = static_cast<uint32_t>(p.m_selection->event());
         const EventPos &pos = model.layout.pos(ev);
         if (pos.row >= 0) {
-            const int rowY = geo.rowCenterY(static_cast<uint32_t>(pos.row)) - p.m_rowHeight / 2;
+            int rowY = 0, rowH = 0;
+            geo.rowBand(static_cast<uint32_t>(pos.row), rowY, rowH);
             const double x0 = clampX(rect.left() + view.toX(model.startNs(ev)), rect);
             const double x1 = clampX(rect.left() + view.toX(model.endNs(ev)), rect);
             const double w = std::max(3.0, x1 - x0);
-            const QRectF r(x0 - (x1 - x0 < 3 ? 1 : 0), p.widgetY(rowY), w, p.m_rowHeight);
+            const QRectF r(x0 - (x1 - x0 < 3 ? 1 : 0), p.widgetY(rowY), w, rowH);
             painter->setBrush(Qt::NoBrush);
             painter->setPen(QPen(c.selection, 2.5));
             painter->drawRect(r);
@@ -291,17 +294,17 @@ void BoxLayer::draw(QCPPainter *painter)
         std::vector<QPointF> joints;
         for (uint32_t other : p.linkedEvents()) {
             const EventPos &op = model.layout.pos(other);
-            const int cy = op.row >= 0 ? geo.rowCenterY(static_cast<uint32_t>(op.row)) : -1;
-            if (cy < 0)
+            int rowY = 0, rowH = 0;
+            if (op.row < 0 || !geo.rowBand(static_cast<uint32_t>(op.row), rowY, rowH))
                 continue;
             const double x0 = clampX(rect.left() + view.toX(model.startNs(other)), rect);
             const double x1 = clampX(rect.left() + view.toX(model.endNs(other)), rect);
-            const QRectF r(x0, p.widgetY(cy - p.m_rowHeight / 2), std::max(3.0, x1 - x0), p.m_rowHeight);
+            const QRectF r(x0, p.widgetY(rowY), std::max(3.0, x1 - x0), rowH);
             painter->setBrush(Qt::NoBrush);
             painter->setPen(QPen(c.selection, 1.5, Qt::DashLine));
             if (other != ev)
                 painter->drawRect(r);
-            joints.emplace_back(x0, p.widgetY(cy));
+            joints.emplace_back(x0, p.widgetY(rowY + rowH / 2));
             ++stats.linkedOutlines;
         }
         if (joints.size() > 1) {
@@ -320,8 +323,8 @@ void BoxLayer::draw(QCPPainter *painter)
     }
 }
 
-// Job: the critical ops on a folded rank's threads, as a red strip along the
-// bottom of its CPU summary lane (the lane itself shows top-level ops only).
+// Job: the critical ops on a folded rank's threads and streams, as a red strip along
+// the bottom of its summary lanes (which show top-level ops only, or cut ones).
 void BoxLayer::drawFoldedCritical(QCPPainter *painter, int y0, int y1)
 {
     const TimelinePlot &p = *m_plot;
@@ -333,13 +336,12 @@ void BoxLayer::drawFoldedCritical(QCPPainter *painter, int y0, int y1)
     m_foldedRows.clear();
     for (int i = std::max(0, geo.itemAtY(y0)); i >= 0 && i < int(geo.items.size()) && geo.items[i].y < y1; ++i) {
         const auto &it = geo.items[size_t(i)];
-        if (it.header || layout.groups[it.group].role != LaneGroup::JobRole::CpuSummary)
+        const LaneGroup::JobRole role = it.header ? LaneGroup::JobRole::Lane : layout.groups[it.group].role;
+        if (role != LaneGroup::JobRole::CpuSummary && role != LaneGroup::JobRole::GpuSummary)
             continue;
-        const int32_t part = layout.groups[it.group].part;
-        for (const LaneGroup &g : layout.groups)
-            if (g.part == part && g.role == LaneGroup::JobRole::CpuThread && g.rowCount > 0 && !geo.rowShown(g.firstRow))
-                for (uint32_t r = g.firstRow; r < g.firstRow + g.rowCount; ++r)
-                    m_foldedRows.push_back(r);
+        for (uint32_t r : geo.rowsOnItem(i))
+            if (r != it.row)
+                m_foldedRows.push_back(r);
     }
     if (m_foldedRows.empty())
         return;
@@ -350,15 +352,15 @@ void BoxLayer::drawFoldedCritical(QCPPainter *painter, int y0, int y1)
     for (const DrawBox &b : m_folded) {
         if (!b.critical)
             continue;
-        const int cy = geo.rowCenterY(b.row);
-        if (cy < 0)
+        int rowY = 0, rowH = 0;
+        if (!geo.rowBand(b.row, rowY, rowH))
             continue;
         m_spans.clear();
         if (b.folded()) // only where the critical ops of the run are
             criticalSpans(layout.rows[b.row], view, b, m_spans);
         else
             m_spans.push_back({b.x0, b.x1});
-        const double bottom = p.widgetY(cy - p.m_rowHeight / 2) + p.m_rowHeight - 1;
+        const double bottom = p.widgetY(rowY) + rowH - 1;
         fillSpans(painter, m_spans, rect, bottom - 3, 3, p.m_colors.critical);
     }
 }
@@ -383,8 +385,24 @@ void EdgeLayer::draw(QCPPainter *painter)
         out = QPointF(clampX(rect.left() + view.toX(t), rect), p.widgetY(cy));
         return true;
     };
+    // Job: the rank of an op drawn on a folded rank's strips, -1 elsewhere.
+    auto foldedPart = [&](uint32_t event) {
+        const EventPos &pos = model.layout.pos(event);
+        if (pos.row < 0 || !model.isJob() || p.m_geometry.rowShown(static_cast<uint32_t>(pos.row)))
+            return -1;
+        const int item = p.m_geometry.rowItem[static_cast<size_t>(pos.row)];
+        if (item < 0 || p.m_geometry.items[size_t(item)].header)
+            return -1;
+        const LaneGroup &g = model.layout.groups[p.m_geometry.items[size_t(item)].group];
+        const bool strip = g.role == LaneGroup::JobRole::CpuSummary || g.role == LaneGroup::JobRole::GpuSummary;
+        return strip ? int(g.part) : -1;
+    };
     auto lineOf = [&](const TimelineEdge &e, QLineF &line) {
         QPointF a, b;
+        // Inside one folded rank the strips are a few pixels apart: its own arrows would
+        // be a knot there (the red strip shows its critical ops); across ranks they stay.
+        if (const int part = foldedPart(e.from); part >= 0 && part == foldedPart(e.to))
+            return false;
         if (!pointOf(e.from, e.fromNs, a) || !pointOf(e.to, e.toNs, b))
             return false;
         if ((a.y() < rect.top() && b.y() < rect.top()) || (a.y() > rect.bottom() && b.y() > rect.bottom()))
@@ -525,7 +543,13 @@ void LaneLabelLayer::draw(QCPPainter *painter)
             label += QStringLiteral("  (%1 rows)").arg(g.rowCount);
         if (p.groupPinned(it.group))
             label += QStringLiteral("  \u2191 pinned");
-        const QFontMetrics fm(normal);
+        // A folded rank's strips: their names in a font that fits them.
+        QFont font = normal;
+        if (it.height < QFontMetrics(normal).height() - 4) {
+            font.setPixelSize(std::max(6, it.height));
+            painter->setFont(font);
+        }
+        const QFontMetrics fm(font);
         painter->setPen(c.text);
         QString note;
         if (g.overlapRows)
@@ -538,6 +562,7 @@ void LaneLabelLayer::draw(QCPPainter *painter)
             painter->setPen(c.critical);
             painter->drawText(band.adjusted(0, 0, -4, 0), Qt::AlignVCenter | Qt::AlignRight, note);
         }
+        painter->setFont(normal);
     }
     painter->setPen(c.separator);
     painter->drawLine(QLineF(clip.right(), clip.top(), clip.right(), clip.bottom()));

@@ -407,9 +407,33 @@ bool TimelinePlot::groupCollapsed(uint32_t group) const
 
 std::vector<uint32_t> TimelinePlot::measuredRows() const
 {
-    if (!m_measure || std::abs(m_measureY1 - m_measureY0) < m_rowHeight)
+    if (!m_measure || std::abs(m_measureY1 - m_measureY0) < compactRowHeight())
         return {};
-    return m_geometry.rowsIn(std::min(m_measureY0, m_measureY1), std::max(m_measureY0, m_measureY1) + 1);
+    std::vector<uint32_t> rows =
+        m_geometry.rowsIn(std::min(m_measureY0, m_measureY1), std::max(m_measureY0, m_measureY1) + 1);
+    if (!m_model || !m_model->isJob())
+        return rows;
+    // A folded rank's summary lane stands for the lanes folded onto it: those are measured
+    // (the summaries leave out or cut ops that overlap).
+    std::vector<uint32_t> out;
+    for (uint32_t r : rows) {
+        const LaneGroup::JobRole role = m_model->layout.groups[m_model->layout.rows[r].group].role;
+        if (role != LaneGroup::JobRole::CpuSummary && role != LaneGroup::JobRole::GpuSummary) {
+            out.push_back(r);
+            continue;
+        }
+        for (uint32_t f : m_geometry.rowsOnItem(m_geometry.rowItem[r]))
+            if (f != r)
+                out.push_back(f);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+int TimelinePlot::compactRowHeight() const
+{
+    return std::max(6, (m_rowHeight - 3) / 2);
 }
 
 int TimelinePlot::measuredLanes() const
@@ -435,28 +459,44 @@ void TimelinePlot::clearMeasurement()
 void TimelinePlot::rebuildGeometry()
 {
     if (m_model && m_model->isJob()) {
-        // A folded rank: its CPU threads on the summary lane; an expanded one: its threads, no summary.
+        // A folded rank: a header and two compact strips, its CPU threads on the CPU summary
+        // lane and its GPU streams on the GPU one (issue 41: 64 ranks were ~240 wheel ticks);
+        // an expanded one: its threads and streams, no summaries.
         const LaneLayout &layout = m_model->layout;
         std::vector<bool> hidden = m_hidden, folded(layout.groups.size(), false);
         hidden.resize(layout.groups.size(), false);
         std::vector<uint32_t> order;
         std::vector<std::vector<uint32_t>> groupsOfPart(m_model->parts.size());
+        std::vector<uint8_t> gpuSummary(m_model->parts.size(), 0);
+        for (const LaneGroup &group : layout.groups)
+            if (group.role == LaneGroup::JobRole::GpuSummary && group.part >= 0 &&
+                size_t(group.part) < gpuSummary.size())
+                gpuSummary[size_t(group.part)] = 1;
         for (uint32_t g = 0; g < layout.groups.size(); ++g) {
             const LaneGroup &group = layout.groups[g];
             if (group.part < 0 || size_t(group.part) >= m_model->parts.size())
                 continue;
             groupsOfPart[size_t(group.part)].push_back(g);
             const bool expanded = rankExpanded(m_model->parts[size_t(group.part)].rank);
-            if (group.role == LaneGroup::JobRole::CpuSummary && expanded)
-                hidden[g] = true;
-            if (group.role == LaneGroup::JobRole::CpuThread && !expanded)
-                folded[g] = true;
+            switch (group.role) {
+            case LaneGroup::JobRole::CpuSummary:
+            case LaneGroup::JobRole::GpuSummary:
+                hidden[g] = hidden[g] || expanded;
+                break;
+            case LaneGroup::JobRole::CpuThread:
+                folded[g] = !expanded;
+                break;
+            case LaneGroup::JobRole::Lane:
+                folded[g] = !expanded && gpuSummary[size_t(group.part)];
+                break;
+            }
         }
         if (m_partOrder.size() == m_model->parts.size())
             for (uint32_t p : m_partOrder)
                 if (p < groupsOfPart.size())
                     order.insert(order.end(), groupsOfPart[p].begin(), groupsOfPart[p].end());
-        m_geometry.build(layout, m_collapsed, m_rowHeight, m_rowHeight + 2, 2, m_pinned, hidden, folded, order);
+        m_geometry.build(layout, m_collapsed, m_rowHeight, m_rowHeight + 2, 2, m_pinned, hidden, folded, order,
+                         compactRowHeight());
     } else if (m_model)
         m_geometry.build(m_model->layout, m_collapsed, m_rowHeight, m_rowHeight, 4, m_pinned, m_hidden);
     else
@@ -499,11 +539,27 @@ QPoint TimelinePlot::eventPoint(uint32_t ev) const
     if (!m_model)
         return {-1, -1};
     const EventPos &pos = m_model->layout.pos(ev);
-    if (pos.row < 0 || !m_geometry.rowShown(static_cast<uint32_t>(pos.row)))
+    if (pos.row < 0)
         return {-1, -1};
+    double startNs = m_model->startNs(ev), endNs = m_model->endNs(ev);
+    if (!m_geometry.rowShown(static_cast<uint32_t>(pos.row))) {
+        // On a folded rank: where its summary strip draws it, if it does (whole or cut).
+        const int item = m_geometry.rowItem[static_cast<size_t>(pos.row)];
+        if (item < 0 || m_geometry.items[size_t(item)].header)
+            return {-1, -1};
+        const LaneRow &summary = m_model->layout.rows[m_geometry.items[size_t(item)].row];
+        const LaneGroup::JobRole role = m_model->layout.groups[summary.group].role;
+        if (role != LaneGroup::JobRole::CpuSummary && role != LaneGroup::JobRole::GpuSummary)
+            return {-1, -1};
+        const auto k = std::find(summary.event.begin(), summary.event.end(), ev);
+        if (k == summary.event.end())
+            return {-1, -1};
+        startNs = double(summary.start[size_t(k - summary.event.begin())]);
+        endNs = double(summary.end[size_t(k - summary.event.begin())]);
+    }
     const Viewport v = viewport();
-    const double x0 = std::max(0.0, v.toX(m_model->startNs(ev)));
-    const double x1 = std::min(double(v.widthPx - 1), v.toX(m_model->endNs(ev)));
+    const double x0 = std::max(0.0, v.toX(startNs));
+    const double x1 = std::min(double(v.widthPx - 1), v.toX(endNs));
     if (x1 < x0)
         return {-1, -1};
     const QPoint p(plotRect().left() + int((x0 + x1) / 2), widgetY(m_geometry.rowCenterY(static_cast<uint32_t>(pos.row))));

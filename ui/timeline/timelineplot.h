@@ -137,6 +137,8 @@ public:
     QRect plotRect() const;                      // where events are drawn
     const RowGeometry &geometry() const { return m_geometry; }
     int rowHeight() const { return m_rowHeight; }
+    // Height of a folded rank's summary strips (job timelines).
+    int compactRowHeight() const;
     const PaintStats &lastPaintStats() const { return m_stats; }
     // Draws each moved op's projected place as a dashed outline (null: none).
     void setProjection(std::shared_ptr<const ProjectedShifts> shifts);
