@@ -46,6 +46,18 @@ QColor overlayColor(OverlayKind kind, bool dark)
     return QColor(0xff, 0x8c, 0x00);
 }
 
+void paintExposedBand(QPainter *painter, const QRectF &band, bool dark)
+{
+    const QColor orange = overlayColor(OverlayKind::ExposedComm, dark);
+    QColor orangeFill = orange;
+    orangeFill.setAlpha(70);
+    painter->fillRect(band, orangeFill);
+    painter->fillRect(band, QBrush(orange, Qt::BDiagPattern));
+    painter->setPen(QPen(orange, 2));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawRect(band.adjusted(1, 1, -1, -1));
+}
+
 void GapLayer::draw(QCPPainter *painter)
 {
     TimelinePlot &p = *m_plot;
@@ -65,11 +77,6 @@ void GapLayer::draw(QCPPainter *painter)
         fills[size_t(k)] = overlayColor(OverlayKind(k), dark);
         fills[size_t(k)].setAlpha(150);
     }
-    const QColor orange = overlayColor(OverlayKind::ExposedComm, dark);
-    QColor orangeFill = orange;
-    orangeFill.setAlpha(70);
-    const QBrush hatch(orange, Qt::BDiagPattern);
-    const QPen outline(orange, 2);
     // One bar per pixel column at most: after a span, jump to the first that starts a pixel later.
     auto eachSpan = [&](const OverlayRow &row, auto &&paint) {
         const SpanWindow w = overlayWindow(row, t0, t1);
@@ -94,16 +101,6 @@ void GapLayer::draw(QCPPainter *painter)
                 // A thin bar in the middle of the row: the empty lane stays readable as empty.
                 painter->fillRect(QRectF(x, top + h * 0.3, w, h * 0.4), fills[size_t(s.kind)]);
                 ++stats.gapBars;
-            });
-        if (exposed && r < ov->exposed.size() && !ov->exposed[r].empty())
-            eachSpan(ov->exposed[r], [&](const OverlaySpan &, double x, double w) {
-                const QRectF band(x, top, w, h);
-                painter->fillRect(band, orangeFill);
-                painter->fillRect(band, hatch);
-                painter->setPen(outline);
-                painter->setBrush(Qt::NoBrush);
-                painter->drawRect(band.adjusted(1, 1, -1, -1));
-                ++stats.exposedBands;
             });
     }
     drawLegend(painter, gaps, exposed);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelinelayers.h"
 
+#include "gaplayer.h"
+#include "gapoverlay.h"
 #include "timeformat.h"
 #include "timelineplot.h"
 
@@ -131,6 +133,7 @@ void BoxLayer::draw(QCPPainter *painter)
     stats.boxes = m_boxes.size();
 
     const QFontMetrics fm(painter->font());
+    const TimelineOverlay *exposed = p.m_showExposed ? p.m_breakdownOverlay.get() : nullptr;
     const bool jobMarks = model.isJob() && !model.collectiveOf.empty();
     QPen criticalPen(c.critical, 2);
     criticalPen.setJoinStyle(Qt::MiterJoin);
@@ -221,6 +224,34 @@ void BoxLayer::draw(QCPPainter *painter)
                 }
             }
         }
+        // Exposed communication on this box: over its fill, under its label (issue 41).
+        bool exposedHere = false;
+        if (exposed && b.row < exposed->exposed.size() && !exposed->exposed[b.row].empty()) {
+            const OverlayRow &spans = exposed->exposed[b.row];
+            const SpanWindow w = overlayWindow(spans, view.toTime(b.x0), view.toTime(b.x1));
+            double bx0 = 0, bx1 = -1e9; // spans less than a pixel apart are one band
+            auto flush = [&] {
+                if (bx1 < bx0)
+                    return;
+                paintExposedBand(painter, QRectF(bx0, r.top(), std::max(1.0, bx1 - bx0), r.height()), c.dark);
+                ++stats.exposedBands;
+                exposedHere = true;
+            };
+            for (size_t i = w.first; i < w.last; ++i) {
+                const double sx0 = std::max(r.left(), rect.left() + view.toX(double(spans.spans[i].startNs)));
+                const double sx1 = std::min(r.right(), rect.left() + view.toX(double(spans.spans[i].endNs)));
+                if (sx1 < sx0)
+                    continue;
+                if (sx0 <= bx1 + 1) {
+                    bx1 = std::max(bx1, sx1);
+                } else {
+                    flush();
+                    bx0 = sx0;
+                    bx1 = sx1;
+                }
+            }
+            flush();
+        }
         if (b.critical) {
             if (b.folded()) {
                 fillSpans(painter, m_spans, rect, r.bottom() - 3, 3, c.critical);
@@ -252,8 +283,12 @@ void BoxLayer::draw(QCPPainter *painter)
         text = fm.elidedText(text, Qt::ElideRight, int(visibleW) - 6);
         if (text.size() <= 1)
             continue;
-        painter->setPen(!b.folded() ? textOn(fill) : meanBusy > 0.6 ? textOn(fill).lighter(c.dark ? 80 : 160) : c.text);
         const QRectF tr(std::max(r.left(), double(rect.left())) + 3, r.top(), visibleW - 6, r.height());
+        if (exposedHere) { // the label on its own fill, the hatch around it
+            const int textW = fm.horizontalAdvance(text) + 4;
+            painter->fillRect(QRectF(tr.left() - 2, r.top() + 2, std::min(double(textW), tr.width() + 4), r.height() - 4), fill);
+        }
+        painter->setPen(!b.folded() ? textOn(fill) : meanBusy > 0.6 ? textOn(fill).lighter(c.dark ? 80 : 160) : c.text);
         painter->drawText(tr, Qt::AlignVCenter | Qt::AlignLeft, text);
         ++stats.labels;
     }
