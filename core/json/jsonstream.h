@@ -50,7 +50,8 @@ public:
     // A batch of complete elements; the handler may swap the vectors out to keep them.
     virtual void elementBatch(ElementBatch &batch) = 0;
     // True when elementBatch() parses each batch whole with parseBatch(): an
-    // AsyncJsonStreamHandler then parses batches ahead while its worker is behind.
+    // AsyncJsonStreamHandler then parses batches ahead while its worker is behind and
+    // no other stream is being read in the process.
     virtual bool parsesBatchesWhole() const { return false; }
 };
 

@@ -161,6 +161,15 @@ void TestJsonStream::parsesAheadWhileTheWorkerIsBehind()
     QVERIFY2(slow.batches >= 4, std::to_string(slow.batches).c_str());
     QVERIFY(slow.preParsed > 0);
     QVERIFY(slow.preParsed < slow.batches); // the first ones never wait
+    // Nor while another stream is being read (a pair's other trace, a job's ranks).
+    WholeBatchReader idle, alongside;
+    alongside.delayMs = 20;
+    {
+        AsyncJsonStreamHandler other(idle);
+        QCOMPARE(runAsync(json, alongside), std::string());
+    }
+    QCOMPARE(alongside.elements, size_t(n));
+    QCOMPARE(alongside.preParsed, size_t(0));
     // A handler that parses its batches another way never gets them parsed.
     WholeBatchReader other;
     other.whole = false;
