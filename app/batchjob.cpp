@@ -6,7 +6,7 @@
 #include "io/outputfile.h"
 #include "export/chakrapatch.h"
 #include "job/jobanalysis.h"
-#include "job/parallel.h"
+#include "util/parallel.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "batchjobsqlite.h"
 
+#include "job/jobsqlite.h"
+
 #include <chrono>
 #include <filesystem>
 
@@ -63,7 +65,7 @@ OutputRecord finishJobSqlite(JobSqlite &s, const JobReportInput &in)
     if (s.db && s.error.empty()) {
         const auto t0 = std::chrono::steady_clock::now();
         try {
-            s.db->addJob(in);
+            addJobToSqlite(*s.db, in);
             s.db->commit();
             s.seconds += since(t0);
             r.writeSeconds = s.seconds;

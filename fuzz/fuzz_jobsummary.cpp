@@ -13,7 +13,7 @@
 #include "job/discovery.h"
 #include "job/jobanalysis.h"
 #include "job/jobdocument.h"
-#include "job/ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -11,7 +11,7 @@
 #include "analysis/whatif.h"
 #include "job/jobanalysis.h"
 #include "job/jobwhatif.h"
-#include "job/ranksummary.h"
+#include "analysis/ranksummary.h"
 #include "job/stragglerwhatif.h"
 #include "session/analysis.h"
 

@@ -5,8 +5,8 @@
 // RankStep, core/job/ranksummary.cpp).
 #include "whatif.h"
 
-#include "job/collectivekernel.h"
-#include "session/stepwindow.h"
+#include "analysis/collectivekernel.h"
+#include "analysis/stepwindow.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "diffreport.h"
 
-#include "session/stepwindow.h"
+#include "analysis/stepwindow.h"
 
 #include "json/utf8.h"
 

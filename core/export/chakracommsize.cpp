@@ -4,7 +4,7 @@
 // nelems", "Out msg nelems", "dtype"). The ET's record_param_comms inputs can hold
 // only the first tensor of a bucket, or none; the Kineto args hold the message.
 #include "chakraconvertimpl.h"
-#include "job/busbw.h"
+#include "analysis/busbw.h"
 
 namespace syncscope::chakra_detail {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "chakraconvert.h"
 
-#include "chakracommkind.h"
+#include "analysis/chakracommkind.h"
 #include "chakraconvertimpl.h"
 #include "chakrafields.h"
 #include "json/numbers.h"
@@ -233,13 +233,6 @@ bool validateCompatNode(const Converter &c, size_t i)
 }
 
 } // namespace
-
-std::string_view chakraNodeName(const HostTrace &host, const KinetoTrace &device, const EtPlusNode &n)
-{
-    if (n.gpuEvent >= 0)
-        return device.str(device.events[static_cast<size_t>(n.gpuEvent)].name);
-    return host.str(host.nodes[n.host].name);
-}
 
 bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const LinkResult &link, ChakraGraph &g,
                       Diagnostics &diag, bool metadataNodes)

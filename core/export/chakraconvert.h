@@ -15,6 +15,7 @@
 //    NCCL kernel names classified, cycles broken deterministically and reported.
 #pragma once
 
+#include "analysis/chakracommkind.h"
 #include "link/linkresult.h"
 #include "model/diagnostics.h"
 #include "model/hosttrace.h"
@@ -25,26 +26,6 @@
 #include <vector>
 
 namespace syncscope {
-
-// et_def.proto enum values.
-enum ChakraNodeType : uint8_t {
-    kChakraMetadataNode = 1,
-    kChakraCompNode = 4,
-    kChakraSendNode = 5,
-    kChakraRecvNode = 6,
-    kChakraCollNode = 7,
-};
-enum ChakraCommType : int8_t {
-    kCommNone = -1,
-    kAllReduce = 0,
-    kReduce = 1,
-    kAllGather = 2,
-    kGather = 3,
-    kScatter = 4,
-    kBroadcast = 5,
-    kAllToAll = 6,
-    kReduceScatter = 7,
-};
 
 // One GlobalMetadata attribute: a string or an unsigned integer.
 struct ChakraMetaAttr {
@@ -105,14 +86,5 @@ struct ChakraGraph {
 bool buildChakraGraph(const HostTrace &host, const KinetoTrace &device, const LinkResult &link, ChakraGraph &graph,
                       Diagnostics &diagnostics, bool metadataNodes = false);
 
-// The name Chakra's converter gives a node: the host node's, or the Kineto
-// event's for GPU nodes.
-std::string_view chakraNodeName(const HostTrace &host, const KinetoTrace &device, const EtPlusNode &n);
-
-// Chakra's comm_type from a kernel name (5.4): lowercase, '_' and '-' removed,
-// first hit of allreduce/alltoall/allgather/reducescatter/broadcast, then
-// ALL_TO_ALL for ncclDevKernel_SendRecv; `extended` (default mode) also knows
-// ncclKernel_SendRecv and reduce/gather/scatter. kCommNone when unknown.
-ChakraCommType chakraCommType(std::string_view kernelName, bool extended);
 
 } // namespace syncscope

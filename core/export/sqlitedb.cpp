@@ -7,9 +7,8 @@
 #include "sqliteinternal.h"
 #include "sqliteschema.h"
 
-#include "job/jobdocument.h"
-#include "session/analysis.h"
-#include "session/stepwindow.h"
+#include "analysis/rankanalysis.h"
+#include "analysis/stepwindow.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -103,30 +102,14 @@ void SqliteExport::addRank(const Analysis &analysis, int64_t rank, int exitCode,
     }
 }
 
-void SqliteExport::addJob(const JobReportInput &job)
+void SqliteExport::addJobTables(const std::function<void(SqliteConnection &, const SqliteCollectiveExtras &)> &write,
+                                std::vector<std::pair<std::string, std::string>> meta)
 {
     std::lock_guard lock(m_mutex);
-    writeSqliteJob(*m->db, job, m->extras);
+    write(*m->db, m->extras);
     m->extras.clear();
     m->job = true;
-    m->meta.clear();
-    m->meta.emplace_back("mode", "job");
-    if (job.ranks) {
-        std::vector<std::string> paths;
-        for (const RankSummary &r : *job.ranks) {
-            paths.push_back(r.hostPath);
-            paths.push_back(r.devicePath);
-        }
-        m->meta.emplace_back("inputs", joinInputs(paths));
-        m->meta.emplace_back("window", jobWindowJson(job).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    }
-    if (job.request) {
-        m->meta.emplace_back("link_mode", job.request->mode == LinkMode::Chakra ? "chakra" : "default");
-        m->meta.emplace_back("hta_version", htaVersionName(job.request->cpa.htaVersion));
-        m->meta.emplace_back("hta_exact", isHtaExact(job.request->cpa) ? "1" : "0");
-    }
-    if (job.analysis)
-        m->meta.emplace_back("clock_reference_rank", std::to_string(job.analysis->clockReferenceRank));
+    m->meta = std::move(meta);
 }
 
 void SqliteExport::commit()

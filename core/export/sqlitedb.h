@@ -14,16 +14,21 @@
 #include "io/outputfile.h"
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace syncscope {
 
 struct Analysis;
 struct RankSummary;
-struct JobReportInput;
+class SqliteConnection;
+struct SqliteCollectiveExtra;
+using SqliteCollectiveExtras = std::map<int64_t, std::vector<SqliteCollectiveExtra>>; // by rank
 
 class SqliteExport
 {
@@ -45,10 +50,11 @@ public:
     // workers call it concurrently and the writes are serialised. Throws OutputError.
     void addRank(const Analysis &analysis, int64_t rank, int exitCode, const RankSummary *summary = nullptr);
 
-    // The cross-rank tables (collectives, collective_arrivals, root_causes, delays,
-    // job_critical_path) and the job columns of `ranks`, from the job report's input;
-    // ranks that failed before they were analysed get their row here. Throws OutputError.
-    void addJob(const JobReportInput &job);
+    // A writer of job tables (job/jobsqlite.h) over the ranks added so far: `write`
+    // gets the connection and the ranks' collective extras; `meta` replaces the
+    // database's meta rows (a job's, not its first rank's).
+    void addJobTables(const std::function<void(SqliteConnection &, const SqliteCollectiveExtras &)> &write,
+                      std::vector<std::pair<std::string, std::string>> meta);
 
     // Meta rows (schema_version, syncscope_version, mode, window, ...), indexes, the
     // transaction's commit, then the rename onto the target. Throws OutputError.

@@ -17,7 +17,6 @@
 namespace syncscope {
 
 struct Analysis;
-struct JobReportInput;
 struct RankSummary;
 class StringTable;
 
@@ -48,6 +47,5 @@ void writeSqliteRank(SqliteConnection &db, SqliteNames &names, const Analysis &a
 // The message sizes and .et types of a rank's collectives, while its trace is loaded.
 std::vector<SqliteCollectiveExtra> sqliteCollectiveExtras(const Analysis &analysis, const RankSummary &summary);
 // Writes the cross-rank rows (see SqliteExport::addJob).
-void writeSqliteJob(SqliteConnection &db, const JobReportInput &job, const SqliteCollectiveExtras &extras);
 
 } // namespace syncscope

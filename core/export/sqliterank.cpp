@@ -5,8 +5,8 @@
 #include "sqliteinternal.h"
 
 #include "analysis/criticalpath.h"
-#include "session/analysis.h"
-#include "session/stepwindow.h"
+#include "analysis/rankanalysis.h"
+#include "analysis/stepwindow.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "collectivebw.h"
 
-#include "export/chakracommkind.h"
 #include "session/analysis.h"
 
 #include <algorithm>
@@ -12,35 +11,6 @@
 #include <unordered_map>
 
 namespace syncscope {
-
-void sizeRankCollectives(const Analysis &a, RankSummary &s)
-{
-    if (!a.device || s.collectives.empty())
-        return;
-    const LinkResult *link = a.link ? &*a.link : nullptr;
-    // The plan's lookup tables (two maps over every plan node) only where the .et's kind
-    // needs the kernel's ancestors: a SendRecv kernel of a linked pair. Any other kernel's
-    // kind comes from its name alone (chakraKernelCommKind), so a plain job run pays nothing.
-    bool ancestors = false;
-    for (const RankCollective &c : s.collectives)
-        ancestors = ancestors || c.kernelName.find("SendRecv") != std::string::npos;
-    std::optional<ChakraKernelKinds> kinds;
-    if (ancestors && a.host && link)
-        kinds.emplace(a.host.get(), *a.device, link);
-    for (RankCollective &c : s.collectives) {
-        if (c.event >= a.device->events.size())
-            continue;
-        // The .et's kind first: NCCL builds an all-to-all from SendRecv kernels.
-        const ChakraCommKind kind = kinds ? kinds->of(c.event) : chakraKernelCommKind(c.kernelName, {});
-        CollectiveType type = collectiveTypeOf(chakraCommKindName(kind));
-        if (type == CollectiveType::Unknown)
-            type = collectiveTypeOf(c.collectiveName);
-        if (type == CollectiveType::Unknown)
-            type = collectiveTypeOf(c.kernelName);
-        c.busType = static_cast<uint8_t>(type);
-        c.messageBytes = kernelMessageBytes(*a.device, link, c.event, type).value_or(-1);
-    }
-}
 
 CollectiveBandwidth collectiveBandwidth(const MatchedCollective &c, const std::vector<const RankCollective *> &kernels,
                                         CollectiveType type)

@@ -7,7 +7,7 @@
 // definition for the job report, its text summary and the job docks.
 #pragma once
 
-#include "busbw.h"
+#include "analysis/busbw.h"
 #include "jobanalysis.h"
 
 #include <cstdint>
@@ -18,10 +18,6 @@ namespace syncscope {
 
 struct Analysis;
 
-// Fills each RankCollective's busType (the exported .et's kind (ChakraKernelKinds), else
-// the collective's name, else the kernel's) and messageBytes (kernelMessageBytes sized
-// as that type) from the rank's loaded traces. extractRankSummary calls it.
-void sizeRankCollectives(const Analysis &analysis, RankSummary &summary);
 
 // An instance is slow when its busbw is below this share of the job's median busbw
 // over the instances of the same collective type and message size.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "discovery.h"
 
-#include "parallel.h"
+#include "util/parallel.h"
 
 #include "io/outputfile.h"
 #include "parse/traceloader.h"

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "jobwhatif.h"
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 #include "stragglerwhatif.h"
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 #include "rankbreakdown.h"
 #include "report/batchreport.h"
 #include "session/exitcodes.h"
-#include "session/stepwindow.h"
+#include "analysis/stepwindow.h"
 
 #include <algorithm>
 #include <cstdio>

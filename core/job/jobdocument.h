@@ -7,7 +7,7 @@
 
 #include "discovery.h"
 #include "jobanalysis.h"
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 #include "report/batchreport.h"
 #include "session/analysis.h"
 

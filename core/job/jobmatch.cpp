@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Collective matching across ranks (docs/job_analysis.md, "Matching").
-#include "collectivekernel.h"
+#include "analysis/collectivekernel.h"
 #include "jobinternal.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // installed API; used by the job critical path and the job what-if).
 #pragma once
 
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include <cstdint>
 #include <vector>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "jobrunner.h"
 
-#include "parallel.h"
+#include "util/parallel.h"
 #include "rankbreakdown.h"
 #include "io/outputfile.h"
 #include "io/releasememory.h"

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "discovery.h"
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 #include "session/rankpipeline.h"
 
 #include <functional>

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "analysis/whatif.h"
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include <cstdint>
 #include <limits>

@@ -5,7 +5,7 @@
 // the job report's ranks[i].breakdown.
 #pragma once
 
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // One rank's GPU timeline for the straggler what-if (core/job/stragglerwhatif.h):
 // every kernel, copy and memset of the trace with its step (by where it was
 // launched) and the dependencies a re-simulation must keep beyond stream order.
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include "session/analysis.h"
 

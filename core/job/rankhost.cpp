@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Which machine a rank ran on, from what its Kineto trace says (ranksummary.h, rankHost).
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include "model/kinetotrace.h"
 

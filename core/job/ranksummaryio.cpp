@@ -4,9 +4,9 @@
 // and every count is checked against the bytes left before anything is allocated.
 // Values are checked too: a summary read back holds only what a loaded trace can
 // (a rank 0..kMaxJobWorldSize-1, times within the readers' range, finite numbers).
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 
-#include "busbw.h"
+#include "analysis/busbw.h"
 #include "discovery.h"
 #include "summarybytes.h"
 

@@ -4,7 +4,7 @@
 // from the collectives (docs/what_if.md, "Straggler what-if").
 #include "stragglerwhatif.h"
 
-#include "busbw.h"
+#include "analysis/busbw.h"
 #include "jobanalysis.h"
 
 #include <algorithm>

@@ -5,9 +5,9 @@
 // a collective ends its transfer after the last participant arrived).
 #include "stragglerwhatif.h"
 
-#include "busbw.h"
+#include "analysis/busbw.h"
 #include "jobanalysis.h"
-#include "parallel.h"
+#include "util/parallel.h"
 
 #include <algorithm>
 #include <chrono>

@@ -9,7 +9,7 @@
 // pipeline stage (add-back), M_W and M_S (removal).
 #pragma once
 
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include <cstdint>
 #include <optional>

@@ -4,7 +4,7 @@
 // vectors prefixed by a 32-bit count, every read bounds-checked. Internal to core/job.
 #pragma once
 
-#include "ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include <algorithm>
 #include <bit>

@@ -5,7 +5,7 @@
 #include "collectivesreport.h"
 
 #include "analysis/graphcapture.h"
-#include "session/stepwindow.h"
+#include "analysis/stepwindow.h"
 
 #include <nlohmann/json.hpp>
 

@@ -6,7 +6,7 @@
 #include "analysis/whatif.h"
 #include "export/chakrareplay.h"
 #include "report/breakdownreport.h"
-#include "session/analysis.h"
+#include "analysis/rankanalysis.h"
 
 #include <nlohmann/json.hpp>
 

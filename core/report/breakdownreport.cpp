@@ -4,7 +4,7 @@
 #include "analysis/gapcauses.h"
 #include "analysis/intervals.h"
 #include "analysis/criticalpath.h"
-#include "job/parallel.h"
+#include "util/parallel.h"
 
 #include <algorithm>
 #include <mutex>

@@ -9,7 +9,7 @@
 #include "analysis/htabreakdown.h"
 #include "analysis/htalaunch.h"
 #include "analysis/htarows.h"
-#include "session/analysis.h"
+#include "analysis/rankanalysis.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "report/collectivesreport.h"
 
-#include "job/busbw.h"
-#include "job/ranksummary.h"
+#include "analysis/busbw.h"
+#include "analysis/ranksummary.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 // the last arrival), so these are lower bounds of the link's bandwidth.
 #pragma once
 
-#include "session/analysis.h"
+#include "analysis/rankanalysis.h"
 
 #include <nlohmann/json.hpp>
 

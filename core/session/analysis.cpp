@@ -5,9 +5,9 @@
 #include "analysis/traceshape.h"
 
 #include "link/hostgraph.h"
-#include "job/parallel.h"
+#include "util/parallel.h"
 #include "report/breakdownreport.h"
-#include "session/stepwindow.h"
+#include "analysis/stepwindow.h"
 #include "parse/traceloader.h"
 
 #include <algorithm>
@@ -244,7 +244,7 @@ std::shared_ptr<Analysis> runAnalysis(const AnalysisRequest &request)
                 const auto tc = std::chrono::steady_clock::now();
                 if (request.progress)
                     request.progress("critical path", 0);
-                // --step's window by default, HTA's where asked for (session/stepwindow.h).
+                // --step's window by default, HTA's where asked for (analysis/stepwindow.h).
                 a->criticalPath = analyzeRequestedWindow(*a->device, request, cpa, cpaDiag, a->window);
                 a->windowByDefault = request.window == WindowKind::Default;
                 if (request.allSteps)

@@ -3,10 +3,10 @@
 
 #include "job/collectivebw.h"
 
-#include "job/busbw.h"
+#include "analysis/busbw.h"
 #include "job/jobdocument.h"
 #include "job/jobreport.h"
-#include "job/parallel.h"
+#include "util/parallel.h"
 
 #include <pybind11/stl.h>
 
@@ -258,7 +258,7 @@ pyb::dict PyJob::arrivals() const
         double lastUs = -std::numeric_limits<double>::infinity();
         for (const auto &[r, t] : m.arrivalUs)
             lastUs = std::max(lastUs, t);
-        // nccl-tests' bus-bandwidth factor for this collective and group (core/job/busbw.h).
+        // nccl-tests' bus-bandwidth factor for this collective and group (core/analysis/busbw.h).
         const double f = busBwFactor(collectiveTypeOf(m.name), int64_t(m.ranks.size()));
         for (int64_t r : m.ranks) {
             index.push_back(int64_t(i));

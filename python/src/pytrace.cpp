@@ -6,7 +6,7 @@
 #include "io/outputfile.h"
 #include "report/batchreport.h"
 #include "report/whatifreport.h"
-#include "session/stepwindow.h"
+#include "analysis/stepwindow.h"
 
 #include <chrono>
 

@@ -5,7 +5,7 @@
 
 #include "analysis/graphcapture.h"
 
-#include "session/stepwindow.h"
+#include "analysis/stepwindow.h"
 
 #include <cmath>
 #include <limits>

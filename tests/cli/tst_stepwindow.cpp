@@ -8,7 +8,7 @@
 
 #include "cliargs.h"
 #include "session/analysis.h"
-#include "session/stepwindow.h"
+#include "analysis/stepwindow.h"
 
 #include <QProcess>
 #include <QtTest>

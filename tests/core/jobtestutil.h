@@ -3,7 +3,7 @@
 #pragma once
 
 #include "job/jobanalysis.h"
-#include "job/ranksummary.h"
+#include "analysis/ranksummary.h"
 #include "session/analysis.h"
 #include "testutil.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Collective bandwidth (core/job/busbw.h): the type from real NCCL/RCCL kernel and
+// Collective bandwidth (core/analysis/busbw.h): the type from real NCCL/RCCL kernel and
 // collective names, nccl-tests' bus-bandwidth factors (doc/PERFORMANCE.md) for
 // every type and group size, algbw/busbw, and the message size from the Kineto
 // args; and the Chakra kind the exporter and the GUI share (export/chakracommkind.h).
-#include "export/chakracommkind.h"
-#include "job/busbw.h"
+#include "analysis/chakracommkind.h"
+#include "analysis/busbw.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Rank summaries: the byte round trip (MPI transport), corrupt buffers, and the
 // job analysis on bad and hand-made inputs (diagnostics, never crashes).
-#include "job/busbw.h"
-#include "job/collectivekernel.h"
+#include "analysis/busbw.h"
+#include "analysis/collectivekernel.h"
 #include "job/discovery.h"
 #include "job/rankbreakdown.h"
 #include "jobtestutil.h"

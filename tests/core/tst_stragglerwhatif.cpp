@@ -4,7 +4,7 @@
 // and the model's failure modes. Generated DP/PP jobs: tst_stragglergenerated.
 #include "job/jobanalysis.h"
 #include "job/jobreport.h"
-#include "job/ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include <QtTest>
 

@@ -12,7 +12,7 @@
 #include "parse/traceloader.h"
 #include "report/batchreport.h"
 #include "session/rankpipeline.h"
-#include "session/stepwindow.h"
+#include "analysis/stepwindow.h"
 
 #include <nlohmann/json.hpp>
 

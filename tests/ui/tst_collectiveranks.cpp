@@ -4,8 +4,9 @@
 // timeline's axis, wait, transfer, lateness split, message size, algbw/busbw —
 // sortable as numbers, rows that show the rank's kernel; and one name for a
 // collective everywhere: the .et type the Chakra exporter writes for it.
-#include "export/chakracommkind.h"
-#include "job/busbw.h"
+#include "analysis/chakracommkind.h"
+#include "export/chakraconvert.h"
+#include "analysis/busbw.h"
 #include "job/jobbuild.h"
 #include "model/kinetotrace.h"
 #include "panels/collectivespanel.h"

@@ -5,7 +5,7 @@
 
 #include "job/jobanalysis.h"
 #include "job/jobdocument.h"
-#include "job/parallel.h"
+#include "util/parallel.h"
 #include "job/joboverview.h"
 #include "panels/collectivespanel.h"
 #include "panels/criticalpathpanel.h"

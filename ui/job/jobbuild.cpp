@@ -3,7 +3,7 @@
 
 #include "job/jobdocument.h"
 #include "job/jobrunner.h"
-#include "job/parallel.h"
+#include "util/parallel.h"
 #include "job/rankbreakdown.h"
 #include "session/exitcodes.h"
 

@@ -7,7 +7,7 @@
 
 #include "job/discovery.h"
 #include "job/jobanalysis.h"
-#include "job/ranksummary.h"
+#include "analysis/ranksummary.h"
 #include "session/analysis.h"
 
 #include <memory>

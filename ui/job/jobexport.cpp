@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "jobexport.h"
 
-#include "job/parallel.h"
+#include "util/parallel.h"
 #include "jobbuild.h"
 #include "session/exitcodes.h"
 #include "session/rankpipeline.h"

@@ -4,7 +4,7 @@
 #include "io/releasememory.h"
 #include "job/jobdocument.h"
 #include "job/jobrunner.h"
-#include "job/parallel.h"
+#include "util/parallel.h"
 #include "job/rankbreakdown.h"
 #include "loader.h"
 #include "session/exitcodes.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Opens a job off the GUI thread: discovery, then every rank through the
 // per-rank pipeline (runRankPipeline -> runAnalysis, the code path of
-// `--batch --job`) on a small worker pool (core/job/parallel.h), then the
+// `--batch --job`) on a small worker pool (core/util/parallel.h), then the
 // cross-rank analysis. The timeline comes back in stages: as each rank's traces
 // are read, a job timeline of the ranks read so far (own clocks); when every
 // rank is analysed, the finished job (aligned clocks, collectives, job critical

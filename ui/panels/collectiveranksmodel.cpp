@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "collectiveranksmodel.h"
 
-#include "export/chakracommkind.h"
-#include "job/busbw.h"
+#include "analysis/chakracommkind.h"
+#include "analysis/busbw.h"
 #include "job/collectivebw.h"
 #include "job/jobdata.h"
 #include "panels/criticalpathmodel.h"

@@ -3,7 +3,7 @@
 // (kernel start on the job timeline's axis), its wait for the last arrival, the
 // transfer (last arrival -> its kernel end), its kernel time, why it arrived when
 // it did (lateness split, docs/job_analysis.md "Lateness"), the message size and
-// nccl-tests' algbw / busbw over the transfer time (core/job/busbw.h).
+// nccl-tests' algbw / busbw over the transfer time (core/analysis/busbw.h).
 // Also the helpers the Collectives table shares with it: the job's time origin,
 // an instance's arrival in job time, and the name the exported .et gives it.
 #pragma once

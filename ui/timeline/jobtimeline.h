@@ -13,7 +13,7 @@
 #include "timelinemodel.h"
 
 #include "job/jobanalysis.h"
-#include "job/ranksummary.h"
+#include "analysis/ranksummary.h"
 
 #include <memory>
 #include <string>

@@ -5,7 +5,9 @@
 // (the job panels show "sendrecv (.et: ALL_TO_ALL)").
 #pragma once
 
-#include "chakraconvert.h"
+#include "link/linkresult.h"
+#include "model/hosttrace.h"
+#include "model/kinetotrace.h"
 
 #include <cstdint>
 #include <functional>
@@ -15,6 +17,36 @@
 #include <unordered_map>
 
 namespace syncscope {
+
+// et_def.proto enum values.
+enum ChakraNodeType : uint8_t {
+    kChakraMetadataNode = 1,
+    kChakraCompNode = 4,
+    kChakraSendNode = 5,
+    kChakraRecvNode = 6,
+    kChakraCollNode = 7,
+};
+enum ChakraCommType : int8_t {
+    kCommNone = -1,
+    kAllReduce = 0,
+    kReduce = 1,
+    kAllGather = 2,
+    kGather = 3,
+    kScatter = 4,
+    kBroadcast = 5,
+    kAllToAll = 6,
+    kReduceScatter = 7,
+};
+
+// Chakra's comm_type from a kernel name (5.4): lowercase, '_' and '-' removed,
+// first hit of allreduce/alltoall/allgather/reducescatter/broadcast, then
+// ALL_TO_ALL for ncclDevKernel_SendRecv; `extended` (default mode) also knows
+// ncclKernel_SendRecv and reduce/gather/scatter. kCommNone when unknown.
+ChakraCommType chakraCommType(std::string_view kernelName, bool extended);
+
+// The name of a plan node as the .et writes it: its GPU op's, else its host node's.
+std::string_view chakraNodeName(const HostTrace &host, const KinetoTrace &device, const EtPlusNode &n);
+
 
 struct ChakraCommKind {
     ChakraNodeType type = kChakraCompNode;

@@ -41,7 +41,7 @@ struct RankCollective {
     int64_t launchNs = -1;      // start of the runtime call that launched it (same correlation), -1 unknown
     int32_t step = -1;          // index into RankSummary::steps of the step containing startNs, -1 none
     uint32_t event = 0;         // Kineto event index in the rank's trace (for the GUI / per-rank files)
-    // What busbw is measured as and over (core/job/busbw.h, nccl-tests): the CollectiveType
+    // What busbw is measured as and over (core/analysis/busbw.h, nccl-tests): the CollectiveType
     // (as integer) of the exported .et's kind, else the collective's, else the kernel's name;
     // nccl-tests' message size S from the Kineto args (kernelMessageBytes), -1 unknown.
     uint8_t busType = 0;

@@ -2,43 +2,20 @@
 // The cross-rank tables of the SQLite export (docs/sqlite.md, "Jobs"): the
 // job report's collectives, arrivals, lateness, root causes, delay costs and job
 // critical path, from the same JobAnalysis, plus each collective rank's message
-// size and bandwidths as the Collectives dock computes them (core/job/busbw.h).
-#include "sqliteinternal.h"
+// size and bandwidths as the Collectives dock computes them (core/analysis/busbw.h).
+// A writer of job results, so it sits with the job over export/'s connection.
+#include "jobsqlite.h"
 
-#include "export/chakracommkind.h"
-#include "job/busbw.h"
-#include "job/jobdocument.h"
-#include "session/analysis.h"
+#include "jobdocument.h"
+
+#include "analysis/busbw.h"
+#include "export/sqliteinternal.h"
 
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
 
 namespace syncscope {
-
-std::vector<SqliteCollectiveExtra> sqliteCollectiveExtras(const Analysis &a, const RankSummary &summary)
-{
-    std::vector<SqliteCollectiveExtra> out(summary.collectives.size());
-    if (!a.device)
-        return out;
-    const ChakraKernelKinds kinds(a.host.get(), *a.device, a.link ? &*a.link : nullptr);
-    for (size_t k = 0; k < out.size(); ++k) {
-        const RankCollective &c = summary.collectives[k];
-        if (c.event >= a.device->events.size())
-            continue;
-        const std::string et = chakraCommKindName(kinds.of(c.event));
-        out[k].etType = et.empty() ? "COMP_NODE" : et;
-        // The type busbw is measured as: the .et's, else the collective's, else the kernel's name.
-        CollectiveType type = collectiveTypeOf(et);
-        if (type == CollectiveType::Unknown)
-            type = collectiveTypeOf(c.collectiveName);
-        if (type == CollectiveType::Unknown)
-            type = collectiveTypeOf(c.kernelName);
-        out[k].busBwType = uint8_t(type);
-        out[k].bytes = kernelMessageBytes(*a.device, a.link ? &*a.link : nullptr, c.event, type);
-    }
-    return out;
-}
 
 namespace {
 
@@ -198,7 +175,7 @@ void writeRankJobColumns(SqliteConnection &db, const JobReportInput &in)
 
 } // namespace
 
-void writeSqliteJob(SqliteConnection &db, const JobReportInput &in, const SqliteCollectiveExtras &extras)
+static void writeSqliteJobTables(SqliteConnection &db, const JobReportInput &in, const SqliteCollectiveExtras &extras)
 {
     if (in.ranks)
         writeRankJobColumns(db, in);
@@ -206,6 +183,44 @@ void writeSqliteJob(SqliteConnection &db, const JobReportInput &in, const Sqlite
         return;
     writeCollectives(db, in, extras);
     writeDelaysAndPath(db, *in.analysis);
+}
+
+namespace {
+
+std::string joinInputs(const std::vector<std::string> &inputs)
+{
+    std::string s;
+    for (const auto &i : inputs)
+        if (!i.empty() && s.find(i) == std::string::npos)
+            s += (s.empty() ? "" : "\n") + i;
+    return s;
+}
+
+} // namespace
+
+void addJobToSqlite(SqliteExport &db, const JobReportInput &job)
+{
+    std::vector<std::pair<std::string, std::string>> meta;
+    meta.emplace_back("mode", "job");
+    if (job.ranks) {
+        std::vector<std::string> paths;
+        for (const RankSummary &r : *job.ranks) {
+            paths.push_back(r.hostPath);
+            paths.push_back(r.devicePath);
+        }
+        meta.emplace_back("inputs", joinInputs(paths));
+        meta.emplace_back("window", jobWindowJson(job).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    if (job.request) {
+        meta.emplace_back("link_mode", job.request->mode == LinkMode::Chakra ? "chakra" : "default");
+        meta.emplace_back("hta_version", htaVersionName(job.request->cpa.htaVersion));
+        meta.emplace_back("hta_exact", isHtaExact(job.request->cpa) ? "1" : "0");
+    }
+    if (job.analysis)
+        meta.emplace_back("clock_reference_rank", std::to_string(job.analysis->clockReferenceRank));
+    db.addJobTables([&](SqliteConnection &conn, const SqliteCollectiveExtras &extras) {
+        writeSqliteJobTables(conn, job, extras);
+    }, std::move(meta));
 }
 
 } // namespace syncscope

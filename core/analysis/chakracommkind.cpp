@@ -5,6 +5,14 @@
 
 namespace syncscope {
 
+std::string_view chakraNodeName(const HostTrace &host, const KinetoTrace &device, const EtPlusNode &n)
+{
+    if (n.gpuEvent >= 0)
+        return device.str(device.events[static_cast<size_t>(n.gpuEvent)].name);
+    return host.str(host.nodes[n.host].name);
+}
+
+
 namespace {
 
 bool contains(std::string_view s, std::string_view part)

@@ -2,10 +2,11 @@
 // Extraction of a rank's summary from the per-rank pipeline result.
 #include "ranksummary.h"
 
-#include "analysis/criticalpath.h"
-#include "collectivebw.h"
+#include "busbw.h"
+#include "chakracommkind.h"
 #include "collectivekernel.h"
-#include "session/analysis.h"
+#include "criticalpath.h"
+#include "rankanalysis.h"
 
 #include <algorithm>
 #include <charconv>
@@ -15,6 +16,42 @@
 #include <unordered_map>
 
 namespace syncscope {
+
+namespace {
+
+// Fills each RankCollective's busType (the exported .et's kind (ChakraKernelKinds), else
+// the collective's name, else the kernel's) and messageBytes (kernelMessageBytes sized
+// as that type) from the rank's loaded traces.
+void sizeRankCollectives(const Analysis &a, RankSummary &s)
+{
+    if (!a.device || s.collectives.empty())
+        return;
+    const LinkResult *link = a.link ? &*a.link : nullptr;
+    // The plan's lookup tables (two maps over every plan node) only where the .et's kind
+    // needs the kernel's ancestors: a SendRecv kernel of a linked pair. Any other kernel's
+    // kind comes from its name alone (chakraKernelCommKind), so a plain job run pays nothing.
+    bool ancestors = false;
+    for (const RankCollective &c : s.collectives)
+        ancestors = ancestors || c.kernelName.find("SendRecv") != std::string::npos;
+    std::optional<ChakraKernelKinds> kinds;
+    if (ancestors && a.host && link)
+        kinds.emplace(a.host.get(), *a.device, link);
+    for (RankCollective &c : s.collectives) {
+        if (c.event >= a.device->events.size())
+            continue;
+        // The .et's kind first: NCCL builds an all-to-all from SendRecv kernels.
+        const ChakraCommKind kind = kinds ? kinds->of(c.event) : chakraKernelCommKind(c.kernelName, {});
+        CollectiveType type = collectiveTypeOf(chakraCommKindName(kind));
+        if (type == CollectiveType::Unknown)
+            type = collectiveTypeOf(c.collectiveName);
+        if (type == CollectiveType::Unknown)
+            type = collectiveTypeOf(c.kernelName);
+        c.busType = static_cast<uint8_t>(type);
+        c.messageBytes = kernelMessageBytes(*a.device, link, c.event, type).value_or(-1);
+    }
+}
+
+} // namespace
 
 namespace {
 

@@ -6,7 +6,7 @@
 // instances").
 #pragma once
 
-#include "session/analysis.h"
+#include "analysis/rankanalysis.h"
 
 #include <nlohmann/json.hpp>
 
