@@ -18,13 +18,13 @@ namespace syncscope {
 
 namespace {
 
-int usage(const std::string &message)
+int diffUsage(const std::string &message)
 {
     std::cerr << "syncscope: " << message << "\nTry 'syncscope --help' for more information.\n";
     return ExitUsage;
 }
 
-double secondsSince(std::chrono::steady_clock::time_point t0)
+double diffSecondsSince(std::chrono::steady_clock::time_point t0)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -183,7 +183,7 @@ int runJobDiff(const CliArgs &args, const CliRequest &cli, const std::string &ba
     }
     if (!args.has("--quiet")) {
         std::cout << formatJobDiffSummary(job);
-        std::fprintf(stderr, "\ntiming: %.3f s for %zu ranks\n", secondsSince(t0), reports.size());
+        std::fprintf(stderr, "\ntiming: %.3f s for %zu ranks\n", diffSecondsSince(t0), reports.size());
     }
     return code;
 }
@@ -193,12 +193,12 @@ int runBatchDiff(const CliArgs &args, const CliRequest &cli)
     for (const char *option : {"--job", "--host", "--device", "--sample", "--output", "--chakra-et",
                                "--critical-path", "--overlay", "--report", "--what-if", "--inspect"})
         if (args.has(option))
-            return usage(std::string(option) + " cannot be combined with --diff");
+            return diffUsage(std::string(option) + " cannot be combined with --diff");
     DiffSideSpec base, cand;
     if (std::string error; !diffSides(args, base, cand, error))
-        return usage(error);
+        return diffUsage(error);
     if (base.jobFolder != cand.jobFolder)
-        return usage("--diff compares two job folders or two runs, not one of each ('" +
+        return diffUsage("--diff compares two job folders or two runs, not one of each ('" +
                      (base.jobFolder ? base.devicePath : cand.devicePath) + "' is a directory)");
     if (base.jobFolder)
         return runJobDiff(args, cli, base.devicePath, cand.devicePath);
@@ -210,7 +210,7 @@ int runBatchDiff(const CliArgs &args, const CliRequest &cli)
         return code;
     const auto &diff = *result;
     const Analysis *runs[2] = {diff->baseline.get(), diff->candidate.get()};
-    const double analysisSeconds = secondsSince(t0) - diff->matchSeconds - diff->aggregateSeconds;
+    const double analysisSeconds = diffSecondsSince(t0) - diff->matchSeconds - diff->aggregateSeconds;
     const double diffSeconds = diff->matchSeconds + diff->aggregateSeconds;
     if (args.has("--diff-report")) {
         const std::vector<std::string> inputs = {base.devicePath, base.hostPath, cand.devicePath, cand.hostPath,

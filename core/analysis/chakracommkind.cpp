@@ -15,26 +15,26 @@ std::string_view chakraNodeName(const HostTrace &host, const KinetoTrace &device
 
 namespace {
 
-bool contains(std::string_view s, std::string_view part)
+bool kindHas(std::string_view s, std::string_view part)
 {
     return s.find(part) != std::string_view::npos;
 }
 
 bool isSendRecvKernel(std::string_view kernelName)
 {
-    return contains(kernelName, "ncclDevKernel_SendRecv") || contains(kernelName, "ncclKernel_SendRecv");
+    return kindHas(kernelName, "ncclDevKernel_SendRecv") || kindHas(kernelName, "ncclKernel_SendRecv");
 }
 
 } // namespace
 
 ChakraNodeType chakraSendRecvType(std::string_view keyword, bool compat)
 {
-    if (contains(keyword, "send"))
+    if (kindHas(keyword, "send"))
         return kChakraSendNode;
-    if (contains(keyword, "recv"))
+    if (kindHas(keyword, "recv"))
         return kChakraRecvNode;
-    if (contains(keyword, "nccl:all_to_all") ||
-        (!compat && (contains(keyword, "all_to_all") || contains(keyword, "alltoall"))))
+    if (kindHas(keyword, "nccl:all_to_all") ||
+        (!compat && (kindHas(keyword, "all_to_all") || kindHas(keyword, "alltoall"))))
         return kChakraCollNode; // all-to-all is built from point-to-point sends in NCCL
     return kChakraCompNode;
 }
@@ -50,15 +50,15 @@ ChakraCommType chakraCommType(std::string_view kernelName, bool extended)
         {"allreduce", kAllReduce}, {"alltoall", kAllToAll}, {"allgather", kAllGather},
         {"reducescatter", kReduceScatter}, {"broadcast", kBroadcast}};
     for (const auto &[key, type] : kMap)
-        if (contains(norm, key))
+        if (kindHas(norm, key))
             return type;
-    if (contains(kernelName, "ncclDevKernel_SendRecv") || (extended && contains(kernelName, "ncclKernel_SendRecv")))
+    if (kindHas(kernelName, "ncclDevKernel_SendRecv") || (extended && kindHas(kernelName, "ncclKernel_SendRecv")))
         return kAllToAll;
     if (extended) {
         static const std::pair<const char *, ChakraCommType> kMore[] = {
             {"reduce", kReduce}, {"gather", kGather}, {"scatter", kScatter}};
         for (const auto &[key, type] : kMore)
-            if (contains(norm, key))
+            if (kindHas(norm, key))
                 return type;
     }
     return kCommNone;
@@ -67,7 +67,7 @@ ChakraCommType chakraCommType(std::string_view kernelName, bool extended)
 ChakraCommKind chakraKernelCommKind(std::string_view kernelName, const ChakraAncestorName &ancestor)
 {
     ChakraCommKind kind;
-    if (!contains(kernelName, "nccl"))
+    if (!kindHas(kernelName, "nccl"))
         return kind;
     if (isSendRecvKernel(kernelName))
         for (int depth = 0; depth < 3 && kind.type == kChakraCompNode; ++depth) {
@@ -77,7 +77,7 @@ ChakraCommKind chakraKernelCommKind(std::string_view kernelName, const ChakraAnc
             if (*name != "record_param_comms")
                 kind.type = chakraSendRecvType(*name, false);
         }
-    if (kind.type == kChakraCompNode && (contains(kernelName, "ncclKernel") || contains(kernelName, "ncclDevKernel")))
+    if (kind.type == kChakraCompNode && (kindHas(kernelName, "ncclKernel") || kindHas(kernelName, "ncclDevKernel")))
         kind.type = kChakraCollNode;
     if (kind.type == kChakraCollNode) {
         kind.comm = chakraCommType(kernelName, true);

@@ -29,8 +29,8 @@ std::string_view runtimeBaseName(std::string_view name)
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool nameStartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool nameContains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 
 } // namespace
 
@@ -39,11 +39,11 @@ RuntimeApi classifyRuntimeApi(std::string_view full)
     const std::string_view name = runtimeBaseName(full);
     // The API proper after its prefix: cuda*, cu*, hip*.
     std::string_view api;
-    if (startsWith(name, "cuda"))
+    if (nameStartsWith(name, "cuda"))
         api = name.substr(4);
-    else if (startsWith(name, "hip"))
+    else if (nameStartsWith(name, "hip"))
         api = name.substr(3);
-    else if (startsWith(name, "cu"))
+    else if (nameStartsWith(name, "cu"))
         api = name.substr(2);
     else
         return RuntimeApi::Other;
@@ -61,19 +61,19 @@ RuntimeApi classifyRuntimeApi(std::string_view full)
         return RuntimeApi::EventRecord;
     if (api == "StreamWaitEvent")
         return RuntimeApi::StreamWaitEvent;
-    if (startsWith(api, "Memcpy"))
-        return contains(api, "Async") || contains(api, "WithStream") ? RuntimeApi::CopyAsync : RuntimeApi::Copy;
-    if (startsWith(api, "Memset"))
+    if (nameStartsWith(api, "Memcpy"))
+        return nameContains(api, "Async") || nameContains(api, "WithStream") ? RuntimeApi::CopyAsync : RuntimeApi::Copy;
+    if (nameStartsWith(api, "Memset"))
         return RuntimeApi::Memset;
-    if (contains(api, "Launch") && (contains(api, "Kernel") || contains(api, "Cooperative")))
+    if (nameContains(api, "Launch") && (nameContains(api, "Kernel") || nameContains(api, "Cooperative")))
         return RuntimeApi::KernelLaunch;
     return RuntimeApi::Other;
 }
 
 bool copyIsDeviceToDevice(std::string_view n)
 {
-    return contains(n, "DtoD") || contains(n, "PtoP") || contains(n, "Device -> Device") ||
-           contains(n, "DeviceToDevice");
+    return nameContains(n, "DtoD") || nameContains(n, "PtoP") || nameContains(n, "Device -> Device") ||
+           nameContains(n, "DeviceToDevice");
 }
 
 bool copyBlocksHost(std::string_view n)
@@ -81,8 +81,8 @@ bool copyBlocksHost(std::string_view n)
     if (copyIsDeviceToDevice(n))
         return false;
     // HIP writes "Host" for any host memory; CUDA says Pageable or Pinned.
-    return contains(n, "DtoH") || contains(n, "DeviceToHost") || contains(n, "Pageable") || contains(n, "-> Host") ||
-           contains(n, "Host ->");
+    return nameContains(n, "DtoH") || nameContains(n, "DeviceToHost") || nameContains(n, "Pageable") || nameContains(n, "-> Host") ||
+           nameContains(n, "Host ->");
 }
 
 namespace {

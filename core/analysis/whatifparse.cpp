@@ -61,7 +61,7 @@ bool parseDuration(std::string_view s, double &us)
 
 // The rule as a message quotes it: whole, or its first 100 bytes (at a UTF-8
 // boundary) and its length when longer than 120 bytes.
-std::string quoted(std::string_view text)
+std::string inQuotes(std::string_view text)
 {
     std::string out(1, '"');
     if (text.size() <= 120) {
@@ -99,7 +99,7 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
             std::string why;
             t.regex = compileBoundedRegex(t.text, kWhatIfMaxPatternBytes, why);
             if (!t.regex) {
-                error = "name~" + quoted(t.text) + ": " + why;
+                error = "name~" + inQuotes(t.text) + ": " + why;
                 return false;
             }
         } else if (part.substr(0, 5) == "name=") {
@@ -119,7 +119,7 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
                     found = true;
                 }
             if (!found) {
-                error = "unknown category " + quoted(t.text) +
+                error = "unknown category " + inQuotes(t.text) +
                         " (kernel, cpu_op, runtime, memcpy, memset, user_annotation)";
                 return false;
             }
@@ -132,14 +132,14 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
             t.kind = part[0] == 's' ? Term::Stream : part[0] == 'r' ? Term::Rank : Term::Event;
             t.text = std::string(part.substr(eq + 1));
             if (!parseInt(t.text, t.number)) {
-                error = quoted(part) + " needs an integer";
+                error = inQuotes(part) + " needs an integer";
                 return false;
             }
         } else if (part.substr(0, 5) == "coll=" || part.substr(0, 3) == "pg=") {
             t.kind = part[0] == 'c' ? Term::Coll : Term::Pg;
             t.text = std::string(trim(part.substr(part.find('=') + 1)));
             if (t.text.empty()) {
-                error = quoted(part) + (t.kind == Term::Coll ? " needs a collective name (e.g. coll=allreduce)"
+                error = inQuotes(part) + (t.kind == Term::Coll ? " needs a collective name (e.g. coll=allreduce)"
                                                              : " needs a process group name (e.g. pg=0)");
                 return false;
             }
@@ -147,11 +147,11 @@ bool parseSelector(std::string_view text, WhatIfSelector &sel, std::string &erro
             t.kind = Term::Step;
             t.text = std::string(part.substr(5));
             if (!parseInt(t.text, t.number) || t.number < 0 || t.number > kWhatIfMaxStep) {
-                error = quoted(part) + " needs a step number N in [0, 2^53] (ProfilerStep#N)";
+                error = inQuotes(part) + " needs a step number N in [0, 2^53] (ProfilerStep#N)";
                 return false;
             }
         } else if (part.find_first_of("=~") != std::string_view::npos) {
-            error = "unknown selector " + quoted(part) +
+            error = "unknown selector " + inQuotes(part) +
                     " (name~REGEX, name=NAME, cat=..., comm, compute, stream=N, rank=N, event=N, coll=NAME, "
                     "pg=NAME, step=N, or a name)";
             return false;
@@ -170,7 +170,7 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
 {
     rule = WhatIfRule{};
     if (text.size() > kWhatIfMaxRuleBytes) {
-        error = "what-if rule " + quoted(text) + " is too long: a rule may have at most " +
+        error = "what-if rule " + inQuotes(text) + " is too long: a rule may have at most " +
                 std::to_string(kWhatIfMaxRuleBytes) + " bytes";
         return false;
     }
@@ -181,7 +181,7 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
         const std::string_view rest = text.substr(5);
         const size_t eq = rest.rfind('=');
         if (eq == std::string_view::npos || trim(rest.substr(eq + 1)) != "drop") {
-            error = "what-if rule " + quoted(rule.text) + ": a sync rule is sync:SELECTOR=drop";
+            error = "what-if rule " + inQuotes(rule.text) + ": a sync rule is sync:SELECTOR=drop";
             return false;
         }
         rule.action = WhatIfRule::DropSync;
@@ -190,7 +190,7 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
         const size_t star = text.rfind('*'), eq = text.rfind('=');
         const bool scale = star != std::string_view::npos && (eq == std::string_view::npos || star > eq);
         if (!scale && eq == std::string_view::npos) {
-            error = "what-if rule " + quoted(rule.text) +
+            error = "what-if rule " + inQuotes(rule.text) +
                     " has no action: write SELECTOR*FACTOR, SELECTOR=DURATION, SELECTOR=median|mean|min or "
                     "sync:SELECTOR=drop";
             return false;
@@ -201,7 +201,7 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
         if (scale) {
             rule.action = WhatIfRule::Scale;
             if (!parseDouble(value, rule.factor) || !(rule.factor >= 0 && rule.factor <= kWhatIfMaxFactor)) {
-                error = "what-if rule " + quoted(rule.text) + ": the factor " + quoted(trim(value)) +
+                error = "what-if rule " + inQuotes(rule.text) + ": the factor " + inQuotes(trim(value)) +
                         " is not a number in [0, 1e6] (the allowed factors)";
                 return false;
             }
@@ -211,7 +211,7 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
         } else {
             rule.action = WhatIfRule::Set;
             if (!parseDuration(value, rule.durationUs)) {
-                error = "what-if rule " + quoted(rule.text) + ": the duration " + quoted(trim(value)) +
+                error = "what-if rule " + inQuotes(rule.text) + ": the duration " + inQuotes(trim(value)) +
                         " is not a time in [0, 2^60 ns] (about 36.5 years; µs, or with ns/us/ms/s) nor median, "
                         "mean or min";
                 return false;
@@ -220,7 +220,7 @@ bool parseWhatIfRule(std::string_view text, WhatIfRule &rule, std::string &error
     }
     std::string why;
     if (!parseSelector(trim(selector), rule.selector, why)) {
-        error = "what-if rule " + quoted(rule.text) + ": " + why;
+        error = "what-if rule " + inQuotes(rule.text) + ": " + why;
         return false;
     }
     return true;

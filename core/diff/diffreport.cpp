@@ -184,7 +184,7 @@ ojson diffReportJson(const TraceDiff &d)
 
 namespace {
 
-std::string num(double v, bool sign = false)
+std::string numText(double v, bool sign = false)
 {
     char buf[48];
     std::snprintf(buf, sizeof buf, sign ? "%+.1f" : "%.1f", v);
@@ -234,14 +234,14 @@ std::string formatDiffSummary(const TraceDiff &d)
                                    : "only in candidate (" + st.candidateName + ")\n";
                 continue;
             }
-            s += pad(num(st.baselineUs), 11) + " -> " + pad(num(st.candidateUs), 11) + " (" +
-                 num(st.deltaUs(), true) + ")   cp " + num(st.baselineCpUs) + " -> " + num(st.candidateCpUs) +
+            s += pad(numText(st.baselineUs), 11) + " -> " + pad(numText(st.candidateUs), 11) + " (" +
+                 numText(st.deltaUs(), true) + ")   cp " + numText(st.baselineCpUs) + " -> " + numText(st.candidateCpUs) +
                  "   " + dominant(st.baselineBound) + " -> " + dominant(st.candidateBound) + "\n";
         }
     }
     if (d.criticalPathBoth) {
-        s += "\ncritical path: " + num(d.baselineCpUs) + " -> " + num(d.candidateCpUs) + " (" +
-             num(d.candidateCpUs - d.baselineCpUs, true) + ")\n";
+        s += "\ncritical path: " + numText(d.baselineCpUs) + " -> " + numText(d.candidateCpUs) + " (" +
+             numText(d.candidateCpUs - d.baselineCpUs, true) + ")\n";
         for (const BoundDiff &b : d.bound)
             s += "  " + b.boundBy + ": " + pct(b.baselinePercent) + " -> " + pct(b.candidatePercent) + " (" +
                  pct(b.candidatePercent - b.baselinePercent, true) + ")\n";
@@ -255,7 +255,7 @@ std::string formatDiffSummary(const TraceDiff &d)
             std::stable_sort(sorted.begin(), sorted.end(), [&](auto *x, auto *y) { return t(x) > t(y); });
             s += std::string("  ") + title + " (" + std::to_string(rows.size()) + "):\n";
             for (size_t i = 0; i < sorted.size() && i < 10; ++i)
-                s += "    " + pad(num(t(sorted[i])), 11) + "  " + sorted[i]->category + "  " +
+                s += "    " + pad(numText(t(sorted[i])), 11) + "  " + sorted[i]->category + "  " +
                      shorten(sorted[i]->name) +
                      (sorted[i]->path == kNoPath || sorted[i]->category == "op"
                           ? std::string()
@@ -270,8 +270,8 @@ std::string formatDiffSummary(const TraceDiff &d)
         s += "  none\n";
     for (size_t i = 0; i < d.top.size(); ++i) {
         const TopChange &c = d.top[i];
-        s += "  " + pad(std::to_string(i + 1), 2) + ". " + pad(num(c.deltaUs(), true), 11) + "  " +
-             pad(num(c.baselineUs), 10) + " -> " + pad(num(c.candidateUs), 10) + "  " + c.category + "  " +
+        s += "  " + pad(std::to_string(i + 1), 2) + ". " + pad(numText(c.deltaUs(), true), 11) + "  " +
+             pad(numText(c.baselineUs), 10) + " -> " + pad(numText(c.candidateUs), 10) + "  " + c.category + "  " +
              shorten(c.name) + (c.where.empty() || c.category == "op" ? "" : "  @ " + shorten(c.where, 60)) +
              (c.category == "op" ? "  [" + shorten(c.where, 80) + "]" : "") + "\n";
     }
@@ -302,9 +302,9 @@ std::string formatDiffSummary(const TraceDiff &d)
     if (!d.syncByKind.empty()) {
         s += "\nsync waits (calls, wait):\n";
         for (const SyncDiff &r : d.syncByKind)
-            s += "  " + r.kind + ": " + std::to_string(r.baseline.count) + " calls " + num(r.baseline.totalUs) +
-                 " -> " + std::to_string(r.candidate.count) + " calls " + num(r.candidate.totalUs) + " (" +
-                 num(r.deltaUs(), true) + ")\n";
+            s += "  " + r.kind + ": " + std::to_string(r.baseline.count) + " calls " + numText(r.baseline.totalUs) +
+                 " -> " + std::to_string(r.candidate.count) + " calls " + numText(r.candidate.totalUs) + " (" +
+                 numText(r.deltaUs(), true) + ")\n";
     }
     return s;
 }

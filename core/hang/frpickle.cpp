@@ -100,7 +100,7 @@ std::string hex2(uint8_t v)
     return std::string("0x") + d[v >> 4] + d[v & 15];
 }
 
-void appendUtf8(std::string &out, uint32_t cp)
+void frAppendUtf8(std::string &out, uint32_t cp)
 {
     if (cp < 0x80) {
         out += char(cp);
@@ -419,13 +419,13 @@ private:
                     uint32_t cp = 0;
                     const auto r = std::from_chars(text.data() + k + 2, text.data() + k + 2 + n, cp, 16);
                     if (r.ec == std::errc() && r.ptr == text.data() + k + 2 + n && cp <= 0x10FFFF) {
-                        appendUtf8(out, cp);
+                        frAppendUtf8(out, cp);
                         k += 1 + n;
                         continue;
                     }
                 }
             }
-            appendUtf8(out, c);
+            frAppendUtf8(out, c);
         }
     }
 

@@ -120,7 +120,7 @@ unsigned hexValue(char c)
     return 0;
 }
 
-void appendUtf8(std::string &out, uint32_t cp)
+void pyAppendUtf8(std::string &out, uint32_t cp)
 {
     if (cp < 0x80) {
         out.push_back(static_cast<char>(cp));
@@ -174,7 +174,7 @@ std::string decodeJsonString(std::string_view body)
                     i += 6;
                 }
             }
-            appendUtf8(out, cp);
+            pyAppendUtf8(out, cp);
             break;
         }
         default: out.push_back(e); break; // \" \\ \/

@@ -322,7 +322,7 @@ size_t closingQuote(std::string_view json, size_t i)
     return std::string_view::npos;
 }
 
-struct Member {
+struct DictMember {
     size_t start;  // of the key's repr in `out`
     size_t keyEnd; // end of the key's repr
     size_t end;    // end of the value
@@ -331,13 +331,13 @@ struct Member {
 struct Frame {
     bool object = false;
     size_t start = 0; // position of '{' / '[' in `out`
-    std::vector<Member> members;
+    std::vector<DictMember> members;
 };
 
 // A dict keeps the first position of a key and its last value.
 void foldDuplicateKeys(std::string &out, const Frame &f)
 {
-    const auto key = [&](const Member &m) { return std::string_view(out).substr(m.start, m.keyEnd - m.start); };
+    const auto key = [&](const DictMember &m) { return std::string_view(out).substr(m.start, m.keyEnd - m.start); };
     bool duplicates = false;
     for (size_t a = 0; a < f.members.size() && !duplicates; ++a)
         for (size_t b = a + 1; b < f.members.size() && !duplicates; ++b)
@@ -354,7 +354,7 @@ void foldDuplicateKeys(std::string &out, const Frame &f)
         if (dup)
             continue;
         seen.push_back(k);
-        const Member *last = &f.members[a];
+        const DictMember *last = &f.members[a];
         for (size_t b = a + 1; b < f.members.size(); ++b)
             if (key(f.members[b]) == k)
                 last = &f.members[b];
@@ -401,7 +401,7 @@ bool appendPyStr(std::string &out, std::string_view json)
         const size_t close = closingQuote(json, i);
         if (close == std::string_view::npos)
             return false;
-        Member m{out.size(), 0, 0};
+        DictMember m{out.size(), 0, 0};
         appendPyReprOfJsonString(out, json.substr(i + 1, close - i - 1));
         m.keyEnd = out.size();
         i = close + 1;

@@ -33,7 +33,7 @@ const char *matchStrategyName(MatchStrategy s)
 
 namespace {
 
-constexpr int64_t kNull = std::numeric_limits<int64_t>::min();
+constexpr int64_t kNullId = std::numeric_limits<int64_t>::min();
 
 void reportViewProblems(const KinetoTrace &device, const KinetoView &view, LinkMode mode, Diagnostics &diag)
 {
@@ -143,7 +143,7 @@ LinkResult linkTraces(const HostTrace &host, const KinetoTrace &device, const Li
     in.mode = options.mode;
     in.hostEvent = &r.hostEvent;
     in.exclusive = &r.exclusive;
-    in.interThreadTarget.assign(host.nodes.size(), chakra ? kNull : -1);
+    in.interThreadTarget.assign(host.nodes.size(), chakra ? kNullId : -1);
     for (uint32_t i : linkOrder) {
         const int32_t ev = r.hostEvent[i];
         if (ev < 0)

@@ -30,7 +30,7 @@ const char *const kKnownSchemas[] = {
     "1.1.1-chakra.1.0.0",
 };
 
-bool toInt(dom::element v, int64_t &out)
+bool hostInt(dom::element v, int64_t &out)
 {
     switch (v.type()) {
     case dom::element_type::INT64:
@@ -121,7 +121,7 @@ struct HostNodeSink::Impl {
                         name = v.get_string().value_unsafe();
                     // The value may come before or after the name; read it once we know.
                 } else if (key == "value") {
-                    haveValue = toInt(v, value);
+                    haveValue = hostInt(v, value);
                 }
             }
             if (!haveValue)
@@ -156,7 +156,7 @@ struct HostNodeSink::Impl {
             const dom::element v = field.value;
             if (key == "id") {
                 first(1, key);
-                haveId = toInt(v, node.id);
+                haveId = hostInt(v, node.id);
             } else if (key == "name") {
                 first(2, key);
                 node.name = v.type() == dom::element_type::STRING ? trace.strings.intern(v.get_string().value_unsafe())
@@ -165,17 +165,17 @@ struct HostNodeSink::Impl {
                 first(key == "parent" ? 4 : 8, key);
                 (key == "parent" ? sawFlat : sawNested) = true;
                 node.flags &= ~HostNode::HasParent;
-                if (toInt(v, node.parent))
+                if (hostInt(v, node.parent))
                     node.flags |= HostNode::HasParent;
             } else if (key == "rf_id") {
                 first(16, key);
                 node.flags &= ~HostNode::HasRfId;
-                if (toInt(v, node.rfId))
+                if (hostInt(v, node.rfId))
                     node.flags |= HostNode::HasRfId;
             } else if (key == "tid") {
                 first(32, key);
                 node.flags &= ~HostNode::HasTid;
-                if (toInt(v, node.tid))
+                if (hostInt(v, node.tid))
                     node.flags |= HostNode::HasTid;
             } else if (key == "attrs") {
                 first(64, key);

@@ -20,7 +20,7 @@ namespace syncscope::ui {
 
 namespace {
 
-QString duration(double us)
+QString ranksDuration(double us)
 {
     return QString::fromStdString(formatDuration(us * 1000));
 }
@@ -205,9 +205,9 @@ QVariant CollectiveRanksModel::data(const QModelIndex &index, int role) const
         if (index.column() >= LateColumn && index.column() <= WorkExcessColumn && late) {
             QString tip = tr("Rank %1 came %2 after the first = start skew %3 + work excess %4")
                               .arg(r.rank)
-                              .arg(duration(late->lateUs), duration(late->startSkewUs), duration(late->workExcessUs));
+                              .arg(ranksDuration(late->lateUs), ranksDuration(late->startSkewUs), ranksDuration(late->workExcessUs));
             if (late->unexplainedUs > 0)
-                tip += tr(" + unexplained %1").arg(duration(late->unexplainedUs));
+                tip += tr(" + unexplained %1").arg(ranksDuration(late->unexplainedUs));
             if (late->fromWindowStart)
                 tip += QLatin1Char('\n') + tr("From the step start: no earlier collective in the window");
             return tip;
@@ -234,12 +234,12 @@ QVariant CollectiveRanksModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case RankColumn: return QString::number(r.rank);
         case ArrivalColumn: return QStringLiteral("%1 ms").arg(r.arrivalNs / 1e6, 0, 'f', 3);
-        case WaitColumn: return duration(r.waitUs);
-        case TransferColumn: return duration(r.transferUs);
-        case KernelColumn: return duration(r.kernelUs);
-        case LateColumn: return late ? duration(late->lateUs) : QStringLiteral("-");
-        case StartSkewColumn: return late ? duration(late->startSkewUs) : QStringLiteral("-");
-        case WorkExcessColumn: return late ? duration(late->workExcessUs) : QStringLiteral("-");
+        case WaitColumn: return ranksDuration(r.waitUs);
+        case TransferColumn: return ranksDuration(r.transferUs);
+        case KernelColumn: return ranksDuration(r.kernelUs);
+        case LateColumn: return late ? ranksDuration(late->lateUs) : QStringLiteral("-");
+        case StartSkewColumn: return late ? ranksDuration(late->startSkewUs) : QStringLiteral("-");
+        case WorkExcessColumn: return late ? ranksDuration(late->workExcessUs) : QStringLiteral("-");
         case SizeColumn: return r.bytes ? bytesText(*r.bytes) : QStringLiteral("-");
         case AlgBwColumn: return gbpsText(r.algBwGBps);
         case BusBwColumn: return gbpsText(r.busBwGBps);

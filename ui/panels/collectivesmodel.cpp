@@ -16,7 +16,7 @@ namespace syncscope::ui {
 
 namespace {
 
-QString duration(double us)
+QString collectivesDuration(double us)
 {
     return QString::fromStdString(formatDuration(us * 1000));
 }
@@ -165,7 +165,7 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         if (index.column() >= TransferColumn && index.column() <= SlowColumn && bw.busBwGBps >= 0) {
             QString tip = tr("busbw %1 over a transfer of %2 (%3 of %4 ranks, factor %5); the job's median for "
                              "%3 of this size: %6")
-                              .arg(gbpsText(bw.busBwGBps), duration(bw.transferUs),
+                              .arg(gbpsText(bw.busBwGBps), collectivesDuration(bw.transferUs),
                                    QString::fromUtf8(collectiveTypeName(bw.type).data(),
                                                      qsizetype(collectiveTypeName(bw.type).size())))
                               .arg(bw.groupSize)
@@ -183,9 +183,9 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         if (index.column() >= LateColumn && index.column() <= WindowEdgeColumn && late) {
             QString tip = tr("Rank %1 came %2 after the first = start skew %3 + work excess %4")
                               .arg(c.lastArrivalRank)
-                              .arg(duration(late->lateUs), duration(late->startSkewUs), duration(late->workExcessUs));
+                              .arg(collectivesDuration(late->lateUs), collectivesDuration(late->startSkewUs), collectivesDuration(late->workExcessUs));
             if (late->unexplainedUs > 0)
-                tip += tr(" + unexplained %1").arg(duration(late->unexplainedUs));
+                tip += tr(" + unexplained %1").arg(collectivesDuration(late->unexplainedUs));
             if (c.windowEdge)
                 tip += QLatin1Char('\n')
                        + tr("Window edge: it started the recorded step later (often the profiler starting later "
@@ -225,18 +225,18 @@ QVariant CollectivesModel::data(const QModelIndex &index, int role) const
         case GroupColumn: return c.processGroup.empty() ? QStringLiteral("-") : QString::fromStdString(c.processGroup);
         case ParticipantsColumn: return QString::number(c.ranks.size());
         case StartColumn: return QStringLiteral("%1 ms").arg(m_startNs[i] / 1e6, 0, 'f', 3);
-        case SpreadColumn: return duration(c.spreadUs);
+        case SpreadColumn: return collectivesDuration(c.spreadUs);
         case LastRankColumn: return c.lastArrivalRank < 0 ? QStringLiteral("-") : QString::number(c.lastArrivalRank);
-        case MaxWaitColumn: return duration(maxWaitUs(c));
-        case CausedColumn: return duration(waitCausedUs(c));
-        case LateColumn: return late ? duration(late->lateUs) : QStringLiteral("-");
-        case StartSkewColumn: return late ? duration(late->startSkewUs) : QStringLiteral("-");
-        case WorkExcessColumn: return late ? duration(late->workExcessUs) : QStringLiteral("-");
+        case MaxWaitColumn: return collectivesDuration(maxWaitUs(c));
+        case CausedColumn: return collectivesDuration(waitCausedUs(c));
+        case LateColumn: return late ? collectivesDuration(late->lateUs) : QStringLiteral("-");
+        case StartSkewColumn: return late ? collectivesDuration(late->startSkewUs) : QStringLiteral("-");
+        case WorkExcessColumn: return late ? collectivesDuration(late->workExcessUs) : QStringLiteral("-");
         case WindowEdgeColumn: return c.windowEdge ? tr("edge") : QString();
         case MatchedByColumn: return QString::fromStdString(c.matchedBy);
         case CompleteColumn: return c.complete ? tr("yes") : tr("no");
         case SizeColumn: return bw.messageBytes ? bytesText(*bw.messageBytes) : QStringLiteral("-");
-        case TransferColumn: return bw.transferUs < 0 ? QStringLiteral("-") : duration(bw.transferUs);
+        case TransferColumn: return bw.transferUs < 0 ? QStringLiteral("-") : collectivesDuration(bw.transferUs);
         case BusBwColumn: return gbpsText(bw.busBwGBps);
         case SlowColumn: return bw.slow ? tr("slow") : QString();
         default: return {};

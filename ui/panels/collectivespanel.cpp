@@ -24,7 +24,7 @@ namespace {
 
 enum CauseColumn { CauseRank, CauseOp, CauseWhere, CauseStart, CauseDuration, CauseExcess, CauseColumns };
 
-QString duration(double us)
+QString panelDuration(double us)
 {
     return QString::fromStdString(formatDuration(us * 1000));
 }
@@ -193,13 +193,13 @@ void CollectivesPanel::showRootCauses(qint64 index)
                                   "recorded step later (often the profiler starting later on that rank), not slower work.")
                                    .arg(name)
                                    .arg(c.lastArrivalRank)
-                                   .arg(duration(late->lateUs), duration(late->startSkewUs)));
+                                   .arg(panelDuration(late->lateUs), panelDuration(late->startSkewUs)));
     else if (c.skewFrom >= 0 && late->startSkewUs >= 0.5 * late->lateUs)
         m_causesLabel->setText(tr("%1: rank %2 came %3 late, %4 of it start skew carried on from %5 #%6, which ended "
                                   "late for it: the causes there are charged this wait too (propagated delay cost).")
                                    .arg(name)
                                    .arg(c.lastArrivalRank)
-                                   .arg(duration(late->lateUs), duration(late->startSkewUs))
+                                   .arg(panelDuration(late->lateUs), panelDuration(late->startSkewUs))
                                    .arg(QString::fromStdString(job->analysis.collectives[size_t(c.skewFrom)].name))
                                    .arg(c.skewFrom));
     else if (c.rootCauses.empty())
@@ -207,13 +207,13 @@ void CollectivesPanel::showRootCauses(qint64 index)
                                   "other ranks.")
                                    .arg(name)
                                    .arg(c.lastArrivalRank)
-                                   .arg(duration(late->lateUs), duration(late->workExcessUs)));
+                                   .arg(panelDuration(late->lateUs), panelDuration(late->workExcessUs)));
     else
         m_causesLabel->setText(tr("%1: rank %2 came %3 late (work excess %4). Its ops that ran longest over the same "
                                   "ops on the other ranks (click one to show it):")
                                    .arg(name)
                                    .arg(c.lastArrivalRank)
-                                   .arg(duration(late->lateUs), duration(late->workExcessUs)));
+                                   .arg(panelDuration(late->lateUs), panelDuration(late->workExcessUs)));
     // Job time, as the Start column and the timeline's axis.
     const double origin = double(m_model->timeOriginNs()) / 1e3;
     m_causes->setSortingEnabled(false);
@@ -232,11 +232,11 @@ void CollectivesPanel::showRootCauses(qint64 index)
         item(CauseOp, QString::fromStdString(op.op), false)
             ->setToolTip(QString::fromStdString(op.context.empty() ? op.op : op.context + " > " + op.op));
         item(CauseWhere, op.gpu ? tr("GPU") : tr("CPU"), false);
-        item(CauseStart, duration(op.startUs - origin));
-        item(CauseDuration, duration(op.durUs));
-        item(CauseExcess, QStringLiteral("+") + duration(op.selfExcessUs))
+        item(CauseStart, panelDuration(op.startUs - origin));
+        item(CauseDuration, panelDuration(op.durUs));
+        item(CauseExcess, QStringLiteral("+") + panelDuration(op.selfExcessUs))
             ->setToolTip(tr("Its own time: +%1 (with what it called: +%2)")
-                             .arg(duration(op.selfExcessUs), duration(op.excessUs)));
+                             .arg(panelDuration(op.selfExcessUs), panelDuration(op.excessUs)));
     }
     m_causes->resizeColumnsToContents();
 }
