@@ -60,6 +60,7 @@ private Q_SLOTS:
     void foldCountsCritical();
     void criticalSpansOfAFold();
     void foldsAreDrawnByDensity();
+    void longRowsDensityFromBuckets();
     void hitTest_data();
     void hitTest();
     void edgesVisible();
@@ -273,6 +274,57 @@ void TestDrawList::foldCountsCritical()
 
 // Issue 41, item 3: a folded box is drawn per pixel column as busy as its row is there, in
 // the colour of what mostly runs there; idle columns stay empty.
+void TestDrawList::longRowsDensityFromBuckets()
+{
+    // A long row (its searches start from a time bucket): sparse ops, a crowded burst of
+    // 6,000 1 ns ops, and ops of every length; at any zoom the density is the one the
+    // plain searches give, column for column.
+    std::vector<std::pair<int64_t, int64_t>> s = run(3000, 700, 1300);
+    const int64_t burst = s.back().first + 5000;
+    for (int64_t k = 0; k < 6000; ++k)
+        s.push_back({burst + 2 * k, 1});
+    int64_t t = burst + 20000;
+    for (int64_t k = 0; k < 4000; ++k) {
+        const int64_t dur = 1 + (k * 7919) % 5000;
+        s.push_back({t, dur});
+        t += dur + (k * 104729) % 3000;
+    }
+    LaneLayout l = layoutOf(s);
+    QCOMPARE(l.rows.size(), size_t(1));
+    const LaneRow &row = l.rows[0];
+    QVERIFY(row.bucketWidth > 0);
+    LaneRow plain = row;
+    plain.bucketWidth = 0;
+    plain.bucketFirst.clear();
+    const int64_t end = row.end.back();
+    for (const double width : {200.0, 1000.0, 4000.0, 30000.0}) {
+        for (const int64_t from : {int64_t(0), burst - 1000, end / 2}) {
+            const Viewport v = Viewport::fit(double(from), double(end), int(width));
+            std::vector<DrawBox> boxes;
+            buildDrawList(l, v, {0}, 3.0, boxes);
+            int folded = 0;
+            for (const DrawBox &b : boxes) {
+                if (!b.folded())
+                    continue;
+                ++folded;
+                std::vector<PxDensity> a, e;
+                foldedDensity(row, v, b, a);
+                foldedDensity(plain, v, b, e);
+                QCOMPARE(a.size(), e.size());
+                for (size_t k = 0; k < a.size(); ++k) {
+                    QCOMPARE(a[k].x, e[k].x);
+                    QCOMPARE(a[k].busy, e[k].busy);
+                    QCOMPARE(int(a[k].category), int(e[k].category));
+                }
+            }
+            QVERIFY(folded > 0 || width >= 30000);
+        }
+    }
+    // Each search from a bucket lands where a plain one does.
+    for (int64_t q = row.start.front() - 10; q < end + 10; q += 997)
+        QCOMPARE(row.searchFrom(0, double(q)), plain.searchFrom(0, double(q)));
+}
+
 void TestDrawList::foldsAreDrawnByDensity()
 {
     // 500 ns ops every 2 µs over 1 ms at 1 µs per pixel: one fold (the 1.5 µs gaps are under

@@ -193,8 +193,13 @@ void foldedDensity(const LaneRow &row, const Viewport &view, const DrawBox &box,
         const double ta = std::max(view.toTime(x), b0), tb = std::min(view.toTime(x + 1), b1);
         if (!(tb > ta))
             continue;
-        i = gallop(i, last, [&](size_t k) { return double(row.end[k]) <= ta; });
-        const size_t after = gallop(i, last, [&](size_t k) { return double(row.end[k]) <= tb; }); // first ending after tb
+        if (row.bucketWidth > 0) { // long rows: from the time's bucket, a few events away
+            i = std::min(row.searchFrom(i, ta), last);
+        } else {
+            i = gallop(i, last, [&](size_t k) { return double(row.end[k]) <= ta; });
+        }
+        const size_t after = row.bucketWidth > 0 ? std::min(row.searchFrom(i, tb), last)
+                                                 : gallop(i, last, [&](size_t k) { return double(row.end[k]) <= tb; }); // first ending after tb
         const size_t j = after < last && double(row.start[after]) < tb ? after + 1 : after; // with the one across tb
         const size_t carry = after; // the next column starts at tb
         if (i >= j) {

@@ -2,6 +2,7 @@
 #include "lanelayout.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace syncscope::ui {
 
@@ -108,6 +109,53 @@ void finishRow(LaneRow &row)
     row.busyPrefix.assign(row.size() + 1, 0);
     for (size_t i = 0; i < row.size(); ++i)
         row.busyPrefix[i + 1] = row.busyPrefix[i] + std::max<int64_t>(0, row.end[i] - row.start[i]);
+    // Buckets of ~8 events for the rows long enough for the searches to miss the cache.
+    constexpr size_t kMinEvents = 4096, kPerBucket = 8;
+    row.bucketFirst.clear();
+    row.bucketWidth = 0;
+    if (row.size() < kMinEvents || row.end.back() <= row.start.front())
+        return;
+    const int64_t origin = row.start.front(), span = row.end.back() - origin;
+    const size_t buckets = row.size() / kPerBucket;
+    const int64_t width = std::max<int64_t>(1, span / int64_t(buckets) + 1);
+    row.bucketOrigin = origin;
+    row.bucketWidth = width;
+    row.bucketFirst.resize(size_t(span / width) + 2);
+    size_t k = 0; // ends ascend: one sweep
+    for (size_t b = 0; b < row.bucketFirst.size(); ++b) {
+        const int64_t t = origin + int64_t(b) * width;
+        while (k < row.size() && row.end[k] <= t)
+            ++k;
+        row.bucketFirst[b] = uint32_t(k);
+    }
+}
+
+size_t LaneRow::searchFrom(size_t from, double t) const
+{
+    size_t k = from;
+    if (bucketWidth > 0) {
+        const double b = std::floor((t - double(bucketOrigin)) / double(bucketWidth));
+        if (b >= 0) {
+            const size_t bucket = std::min(bucketFirst.size() - 1, size_t(b));
+            k = std::max<size_t>(k, bucketFirst[bucket]); // every event before it ends by the bucket's start <= t
+        }
+    }
+    // Galloping from there: a few steps in the usual bucket, log(n) in a crowded one.
+    size_t lo = k, hi = k, step = 1;
+    while (hi < size() && double(end[hi]) <= t) {
+        lo = hi + 1;
+        hi = lo + step;
+        step <<= 1;
+    }
+    hi = std::min(hi, size());
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (double(end[mid]) <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 void LaneLayout::setCritical(const std::vector<uint32_t> &events)
