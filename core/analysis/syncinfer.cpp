@@ -173,6 +173,55 @@ private:
         return m_lastLane;
     }
 
+    // Dense ids of CPU threads (pid, tid), numbered in (pid, tid) order once every
+    // thread is seen (finishThreads): the call lists sort and search on a 4-byte id
+    // instead of two keys, in the same order as before.
+    struct ThreadKey {
+        hta::IdKey pid, tid;
+        bool operator==(const ThreadKey &o) const { return pid == o.pid && tid == o.tid; }
+    };
+    struct ThreadHash {
+        size_t operator()(const ThreadKey &k) const
+        {
+            const uint64_t a = uint64_t(k.pid.value) * 0x9e3779b97f4a7c15ULL ^ (k.pid.isString ? 1 : 0);
+            const uint64_t b = uint64_t(k.tid.value) * 0xc2b2ae3d27d4eb4fULL ^ (k.tid.isString ? 2 : 0);
+            return size_t(a ^ (b + 0x165667b19e3779f9ULL + (a << 6) + (a >> 2)));
+        }
+    };
+    uint32_t threadSeen(const KinetoEvent &e)
+    {
+        const ThreadKey key{hta::pidKey(e), hta::tidKey(e)};
+        if (m_lastThread < m_threads.size() && m_threads[m_lastThread] == key)
+            return m_lastThread;
+        auto [it, added] = m_threadIds.try_emplace(key, static_cast<uint32_t>(m_threads.size()));
+        if (added)
+            m_threads.push_back(key);
+        m_lastThread = it->second;
+        return m_lastThread;
+    }
+    // Renumbers the threads in (pid, tid) order; returns old id -> new id.
+    std::vector<uint32_t> finishThreads()
+    {
+        std::vector<uint32_t> order(m_threads.size());
+        for (uint32_t k = 0; k < order.size(); ++k)
+            order[k] = k;
+        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return std::tie(m_threads[a].pid, m_threads[a].tid) < std::tie(m_threads[b].pid, m_threads[b].tid);
+        });
+        std::vector<uint32_t> rank(order.size());
+        for (uint32_t k = 0; k < order.size(); ++k)
+            rank[order[k]] = k;
+        for (auto &[key, id] : m_threadIds)
+            id = rank[id];
+        return rank;
+    }
+    // The (final) id of an event's thread; ~0u for a thread no call ran on.
+    uint32_t threadOf(const KinetoEvent &e) const
+    {
+        const auto it = m_threadIds.find(ThreadKey{hta::pidKey(e), hta::tidKey(e)});
+        return it == m_threadIds.end() ? ~0u : it->second;
+    }
+
     void index(const std::vector<SyncEdge> &recorded)
     {
         // Two passes over the events (reads are cheap; fresh pages are not): count,
@@ -197,29 +246,38 @@ private:
         // otherwise (ids from an untrusted file may be anything).
         const bool dense = maxCorr >= 0 && static_cast<uint64_t>(maxCorr) <= 4ull * n + 1024;
         std::vector<int32_t> callAt;
+        std::vector<uint32_t> callThreadAt; // dense: the launching call's thread (provisional id)
+        std::vector<double> callTsAt;       // dense: its ts
         std::vector<std::pair<int64_t, uint32_t>> callByCorr;
-        if (dense)
+        if (dense) {
             callAt.assign(static_cast<size_t>(maxCorr) + 1, -1);
-        else
+            callThreadAt.assign(static_cast<size_t>(maxCorr) + 1, 0);
+            callTsAt.assign(static_cast<size_t>(maxCorr) + 1, 0.0);
+        } else {
             callByCorr.reserve(corrCalls);
+        }
         m_calls.reserve(waitingCalls);
         m_gpu.reserve(gpuOps);
         for (uint32_t i = 0; i < n; ++i) {
             const KinetoEvent &e = m_events[i];
             if (isCall(e)) {
                 const RuntimeApi api = apiOfName(e.name);
+                const uint32_t thread = threadSeen(e);
                 if (waits(api))
                     m_calls.push_back({i, api, e.correlation, e.ts, e.dur});
                 else if (api == RuntimeApi::StreamWaitEvent)
-                    m_waitCalls.push_back({hta::pidKey(e), hta::tidKey(e), e.ts, i});
+                    m_waitCalls.push_back({thread, e.ts, i});
                 else if (api == RuntimeApi::EventRecord)
-                    m_recordCalls.push_back({hta::pidKey(e), hta::tidKey(e), e.ts, i});
+                    m_recordCalls.push_back({thread, e.ts, i});
                 if (e.correlation < 0)
                     continue;
-                if (!dense)
+                if (!dense) {
                     callByCorr.emplace_back(e.correlation, i);
-                else if (callAt[static_cast<size_t>(e.correlation)] < 0)
+                } else if (callAt[static_cast<size_t>(e.correlation)] < 0) {
                     callAt[static_cast<size_t>(e.correlation)] = static_cast<int32_t>(i);
+                    callThreadAt[static_cast<size_t>(e.correlation)] = thread;
+                    callTsAt[static_cast<size_t>(e.correlation)] = e.ts;
+                }
             } else if (isGpuActivity(e.kind)) {
                 if (!usable(e) || e.htaStream() < 0)
                     continue;
@@ -230,21 +288,37 @@ private:
             }
         }
         std::sort(callByCorr.begin(), callByCorr.end());
-        std::sort(m_waitCalls.begin(), m_waitCalls.end());
-        std::sort(m_recordCalls.begin(), m_recordCalls.end());
-        for (Gpu &g : m_gpu) {
+        const std::vector<uint32_t> rank = finishThreads();
+        for (auto *calls : {&m_waitCalls, &m_recordCalls}) {
+            for (auto &c : *calls)
+                std::get<0>(c) = rank[std::get<0>(c)];
+            std::sort(calls->begin(), calls->end()); // by (pid, tid), ts, event: as before the ids
+        }
+        // Each GPU op's launching call, its ts and thread (from the tables: the call's own
+        // event is a cache miss per op at this size).
+        std::vector<uint32_t> launchThread(m_gpu.size(), ~0u);
+        for (size_t k = 0; k < m_gpu.size(); ++k) {
+            Gpu &g = m_gpu[k];
             if (g.corr < 0)
                 continue;
             if (dense) {
-                g.launch = g.corr <= maxCorr ? callAt[static_cast<size_t>(g.corr)] : -1;
+                const bool in = g.corr <= maxCorr;
+                g.launch = in ? callAt[static_cast<size_t>(g.corr)] : -1;
+                if (g.launch >= 0) {
+                    g.launchTs = callTsAt[static_cast<size_t>(g.corr)];
+                    launchThread[k] = rank[callThreadAt[static_cast<size_t>(g.corr)]];
+                }
             } else {
                 auto it = std::lower_bound(callByCorr.begin(), callByCorr.end(), std::make_pair(g.corr, 0u));
                 g.launch = it != callByCorr.end() && it->first == g.corr ? static_cast<int32_t>(it->second) : -1;
+                if (g.launch >= 0) {
+                    const KinetoEvent &l = m_events[static_cast<uint32_t>(g.launch)];
+                    g.launchTs = l.ts;
+                    launchThread[k] = threadOf(l);
+                }
             }
-            if (g.launch >= 0)
-                g.launchTs = m_events[static_cast<uint32_t>(g.launch)].ts;
         }
-        streamsOfCalls();
+        streamsOfCalls(launchThread);
         for (const SyncEdge &e : recorded)
             (e.gpuToGpu ? m_coveredGpu : m_coveredCalls).push_back(e.dst);
         for (auto *v : {&m_coveredGpu, &m_coveredCalls}) {
@@ -281,36 +355,29 @@ private:
     // not say, but PyTorch records on the current stream and waits to switch to the
     // waiting one: a record is taken as on the stream of its thread's launch before it,
     // a wait as for the stream of its thread's launch after it (-1: no such launch).
-    void streamsOfCalls()
+    void streamsOfCalls(const std::vector<uint32_t> &launchThread)
     {
         m_waitLane.assign(m_waitCalls.size(), -1);
         m_records.clear();
         if (m_waitCalls.empty()) // no stream wait: no GPU->GPU edge outside graph replays to order
             return;
-        std::vector<std::tuple<hta::IdKey, hta::IdKey, double, int64_t>> launches; // per thread, by ts
+        std::vector<std::tuple<uint32_t, double, int64_t>> launches; // per thread, by ts
         launches.reserve(m_gpu.size());
-        for (const Gpu &g : m_gpu)
-            if (g.launch >= 0) {
-                const KinetoEvent &l = m_events[static_cast<uint32_t>(g.launch)];
-                launches.emplace_back(hta::pidKey(l), hta::tidKey(l), l.ts, static_cast<int64_t>(g.lane));
-            }
+        for (size_t k = 0; k < m_gpu.size(); ++k)
+            if (m_gpu[k].launch >= 0)
+                launches.emplace_back(launchThread[k], m_gpu[k].launchTs, static_cast<int64_t>(m_gpu[k].lane));
         std::sort(launches.begin(), launches.end());
-        auto at = [&](const hta::IdKey &pid, const hta::IdKey &tid, double ts) {
-            return std::lower_bound(launches.begin(), launches.end(), std::make_tuple(pid, tid, ts, int64_t(-1)));
-        };
-        auto sameThread = [](const auto &it, const hta::IdKey &pid, const hta::IdKey &tid) {
-            return std::get<0>(*it) == pid && std::get<1>(*it) == tid;
-        };
+        auto sameThread = [](const auto &it, uint32_t thread) { return std::get<0>(*it) == thread; };
         for (size_t k = 0; k < m_waitCalls.size(); ++k) {
-            const auto &[pid, tid, ts, ev] = m_waitCalls[k];
+            const auto &[thread, ts, ev] = m_waitCalls[k];
             auto it = std::upper_bound(launches.begin(), launches.end(),
-                                       std::make_tuple(pid, tid, ts, std::numeric_limits<int64_t>::max()));
-            m_waitLane[k] = it != launches.end() && sameThread(it, pid, tid) ? std::get<3>(*it) : -1;
+                                       std::make_tuple(thread, ts, std::numeric_limits<int64_t>::max()));
+            m_waitLane[k] = it != launches.end() && sameThread(it, thread) ? std::get<2>(*it) : -1;
         }
-        for (const auto &[pid, tid, ts, ev] : m_recordCalls) {
-            auto it = at(pid, tid, ts);
-            const bool before = it != launches.begin() && sameThread(it - 1, pid, tid);
-            m_records.emplace_back(ts, before ? std::get<3>(*(it - 1)) : -1);
+        for (const auto &[thread, ts, ev] : m_recordCalls) {
+            auto it = std::lower_bound(launches.begin(), launches.end(), std::make_tuple(thread, ts, int64_t(-1)));
+            const bool before = it != launches.begin() && sameThread(it - 1, thread);
+            m_records.emplace_back(ts, before ? std::get<2>(*(it - 1)) : -1);
         }
         std::sort(m_records.begin(), m_records.end());
     }
@@ -435,14 +502,16 @@ private:
     // `lane` (or a stream not known); -1 when none.
     int32_t waitBetween(const KinetoEvent &launch, double after, double before, int64_t lane) const
     {
-        const hta::IdKey pid = hta::pidKey(launch), tid = hta::tidKey(launch);
-        auto it = std::upper_bound(m_waitCalls.begin(), m_waitCalls.end(), std::make_tuple(pid, tid, after, ~0u));
+        const uint32_t thread = threadOf(launch);
+        if (thread == ~0u)
+            return -1;
+        auto it = std::upper_bound(m_waitCalls.begin(), m_waitCalls.end(), std::make_tuple(thread, after, ~0u));
         for (size_t scanned = 0; it != m_waitCalls.end() && scanned < kMaxCallScan; ++it, ++scanned) {
-            if (!(std::get<0>(*it) == pid) || !(std::get<1>(*it) == tid) || !(std::get<2>(*it) < before))
+            if (std::get<0>(*it) != thread || !(std::get<1>(*it) < before))
                 return -1;
             const int64_t waits = m_waitLane[static_cast<size_t>(it - m_waitCalls.begin())];
             if (waits < 0 || waits == lane)
-                return static_cast<int32_t>(std::get<3>(*it));
+                return static_cast<int32_t>(std::get<2>(*it));
         }
         return -1;
     }
@@ -558,9 +627,12 @@ private:
     std::vector<uint32_t> m_byEnd, m_byCorr;
     std::vector<double> m_endSorted; // m_gpu[m_byEnd[k]].end
     std::vector<uint32_t> m_coveredCalls, m_coveredGpu;
-    std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_waitCalls;
+    std::vector<std::tuple<uint32_t, double, uint32_t>> m_waitCalls; // (thread, ts, event), sorted
     std::vector<int64_t> m_waitLane; // per m_waitCalls: the lane it waits for, -1 unknown
-    std::vector<std::tuple<hta::IdKey, hta::IdKey, double, uint32_t>> m_recordCalls;
+    std::vector<std::tuple<uint32_t, double, uint32_t>> m_recordCalls; // (thread, ts, event), sorted
+    std::vector<ThreadKey> m_threads; // by provisional id
+    std::unordered_map<ThreadKey, uint32_t, ThreadHash> m_threadIds; // final ids after finishThreads
+    uint32_t m_lastThread = ~0u;
     std::vector<std::pair<double, int64_t>> m_records; // (ts, lane recorded on, -1 unknown), by ts
     std::vector<SyncEdge> m_out;
     std::unordered_map<int64_t, std::array<int32_t, 2>> m_ownCopy; // ownCopy's answers (-2: not yet)
