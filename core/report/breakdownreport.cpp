@@ -40,6 +40,11 @@ double mean(const std::vector<double> &v)
     return s / static_cast<double>(v.size());
 }
 
+} // namespace
+
+// Outside the anonymous namespace: BreakdownWork::State holds one (a unity build
+// would warn of a member of an anonymous type), under a name no other file uses.
+namespace breakdownindex {
 // Events with a ts in ts order, and the metadata rows: a step's events by binary search.
 struct TsIndex {
     std::vector<uint32_t> byTs, meta;
@@ -60,6 +65,10 @@ struct TsIndex {
             byTs.push_back(i);
     }
 };
+} // namespace breakdownindex
+using breakdownindex::TsIndex;
+
+namespace {
 
 // The events of [startUs, endUs) (by ts, trace time base) and the metadata rows, in
 // file order, as a trace of their own: its strings re-interned, collective args dropped.
