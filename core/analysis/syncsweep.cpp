@@ -61,11 +61,12 @@ size_t mix(size_t h, uint64_t v)
 }
 size_t mix(size_t h, const IdKey &k) { return mix(mix(h, k.isString ? 1 : 0), static_cast<uint64_t>(k.value)); }
 
-struct GpuStreamKey { // a GPU and a stream
-    IdKey gpu;
+struct StreamKey { // a GPU and a stream: the launch groups' key and the sweep's
+    IdKey device;
     int64_t stream;
-    bool operator==(const GpuStreamKey &o) const { return gpu == o.gpu && stream == o.stream; }
-    size_t hash() const { return mix(mix(0, gpu), static_cast<uint64_t>(stream)); }
+    bool operator==(const StreamKey &o) const { return device == o.device && stream == o.stream; }
+    bool operator<(const StreamKey &o) const { return std::tie(device, stream) < std::tie(o.device, o.stream); }
+    size_t hash() const { return mix(mix(0, device), static_cast<uint64_t>(stream)); }
 };
 
 struct ThreadKey { // a CPU thread and the stream it launches onto
@@ -165,8 +166,8 @@ void SyncTables::buildRecords(const RowTable &rows, Diagnostics &diag)
                          "earlier row; the first is used (HTA fails on this)",
                      rows.trace().path);
 
-    const LaunchGroups<GpuStreamKey> byStream(m_launches.size(), [&](uint32_t k) {
-        return GpuStreamKey{m_launches[k].gpuPid, m_launches[k].stream};
+    const LaunchGroups<StreamKey> byStream(m_launches.size(), [&](uint32_t k) {
+        return StreamKey{m_launches[k].gpuPid, m_launches[k].stream};
     });
     for (uint32_t i = 0; i < n; ++i) {
         if (!rows.isLoaded(i) || !(rows.nameRoles(i) & RoleEventRecord))
@@ -176,7 +177,7 @@ void SyncTables::buildRecords(const RowTable &rows, Diagnostics &diag)
         if (it == unique.end() || it->corr != events[i].correlation)
             continue; // nobody waits on this record
         // The last launch onto the record's (GPU, stream) with ts <= the record's ts.
-        const auto [lo, hi] = byStream.find(GpuStreamKey{it->gpu, it->stream});
+        const auto [lo, hi] = byStream.find(StreamKey{it->gpu, it->stream});
         const double ts = rows.ts(i);
         auto last = std::upper_bound(lo, hi, ts, [&](double t, uint32_t k) { return t < m_launches[k].ts; });
         const int32_t prev = last == lo ? -1 : static_cast<int32_t>(m_launches[*(last - 1)].runtime);
@@ -234,16 +235,6 @@ bool isSweepRow(const RowTable &rows, uint32_t i)
     return rows.isLoaded(i) && rows.indexCorr(i) >= 0 &&
            (rows.stream(i) != -1 || (rows.nameRoles(i) & (RoleEventSync | RoleContextSync)));
 }
-
-namespace {
-
-struct StreamKey {
-    IdKey device;
-    int64_t stream;
-    bool operator<(const StreamKey &o) const { return std::tie(device, stream) < std::tie(o.device, o.stream); }
-};
-
-} // namespace
 
 SweepStats runSyncSweep(const RowTable &rows, const SyncTables &tables, std::vector<uint32_t> sweepRows,
                         const SweepOptions &options, SyncSweepVisitor &visitor)

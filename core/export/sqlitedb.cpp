@@ -33,9 +33,7 @@ struct SqliteExport::State {
     State(const std::string &path, const std::vector<std::string> &in) : out(path, in), inputs(in) {}
 };
 
-namespace {
-
-std::string joinInputs(const std::vector<std::string> &inputs)
+std::string sqliteJoinInputs(const std::vector<std::string> &inputs)
 {
     std::string s;
     for (const auto &i : inputs)
@@ -44,7 +42,12 @@ std::string joinInputs(const std::vector<std::string> &inputs)
     return s;
 }
 
-} // namespace
+std::vector<std::pair<std::string, std::string>> sqliteRequestMeta(const AnalysisRequest &request)
+{
+    return {{"link_mode", request.mode == LinkMode::Chakra ? "chakra" : "default"},
+            {"hta_version", htaVersionName(request.cpa.htaVersion)},
+            {"hta_exact", isHtaExact(request.cpa) ? "1" : "0"}};
+}
 
 SqliteExport::SqliteExport(const std::string &path, const std::vector<std::string> &inputs)
     : m(std::make_unique<State>(path, inputs))
@@ -96,9 +99,8 @@ void SqliteExport::addRank(const Analysis &analysis, int64_t rank, int exitCode,
         m->meta.emplace_back("host", analysis.hostPath);
         m->meta.emplace_back("device", analysis.devicePath);
         m->meta.emplace_back("window", windowJson(analysis).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-        m->meta.emplace_back("link_mode", analysis.request.mode == LinkMode::Chakra ? "chakra" : "default");
-        m->meta.emplace_back("hta_version", htaVersionName(analysis.request.cpa.htaVersion));
-        m->meta.emplace_back("hta_exact", isHtaExact(analysis.request.cpa) ? "1" : "0");
+        for (auto &kv : sqliteRequestMeta(analysis.request))
+            m->meta.push_back(std::move(kv));
     }
 }
 
@@ -119,7 +121,7 @@ void SqliteExport::commit()
     {
         SqliteStatement st(db, "INSERT OR REPLACE INTO meta VALUES (?1, ?2)");
         const std::string version = std::to_string(kSqliteSchemaVersion);
-        const std::string inputs = joinInputs(m->inputs);
+        const std::string inputs = sqliteJoinInputs(m->inputs);
         st.text(1, "schema_version").text(2, version).step();
         st.text(1, "syncscope_version").text(2, SYNCSCOPE_VERSION).step();
         if (!m->job)

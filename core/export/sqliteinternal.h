@@ -17,6 +17,7 @@
 namespace syncscope {
 
 struct Analysis;
+struct AnalysisRequest;
 struct RankSummary;
 class StringTable;
 
@@ -46,6 +47,11 @@ void writeSqliteRank(SqliteConnection &db, SqliteNames &names, const Analysis &a
                      int exitCode);
 // The message sizes and .et types of a rank's collectives, while its trace is loaded.
 std::vector<SqliteCollectiveExtra> sqliteCollectiveExtras(const Analysis &analysis, const RankSummary &summary);
+
+// meta's "inputs": the paths, one per line, each once.
+std::string sqliteJoinInputs(const std::vector<std::string> &inputs);
+// meta's rows for the request's link mode and HTA switches.
+std::vector<std::pair<std::string, std::string>> sqliteRequestMeta(const AnalysisRequest &request);
 // Writes the cross-rank rows (see SqliteExport::addJob).
 
 } // namespace syncscope

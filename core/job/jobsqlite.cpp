@@ -185,18 +185,6 @@ static void writeSqliteJobTables(SqliteConnection &db, const JobReportInput &in,
     writeDelaysAndPath(db, *in.analysis);
 }
 
-namespace {
-
-std::string joinInputs(const std::vector<std::string> &inputs)
-{
-    std::string s;
-    for (const auto &i : inputs)
-        if (!i.empty() && s.find(i) == std::string::npos)
-            s += (s.empty() ? "" : "\n") + i;
-    return s;
-}
-
-} // namespace
 
 void addJobToSqlite(SqliteExport &db, const JobReportInput &job)
 {
@@ -208,14 +196,12 @@ void addJobToSqlite(SqliteExport &db, const JobReportInput &job)
             paths.push_back(r.hostPath);
             paths.push_back(r.devicePath);
         }
-        meta.emplace_back("inputs", joinInputs(paths));
+        meta.emplace_back("inputs", sqliteJoinInputs(paths));
         meta.emplace_back("window", jobWindowJson(job).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
-    if (job.request) {
-        meta.emplace_back("link_mode", job.request->mode == LinkMode::Chakra ? "chakra" : "default");
-        meta.emplace_back("hta_version", htaVersionName(job.request->cpa.htaVersion));
-        meta.emplace_back("hta_exact", isHtaExact(job.request->cpa) ? "1" : "0");
-    }
+    if (job.request)
+        for (auto &kv : sqliteRequestMeta(*job.request))
+            meta.push_back(std::move(kv));
     if (job.analysis)
         meta.emplace_back("clock_reference_rank", std::to_string(job.analysis->clockReferenceRank));
     db.addJobTables([&](SqliteConnection &conn, const SqliteCollectiveExtras &extras) {

@@ -41,8 +41,7 @@ std::vector<AggregateRow> aggregateRange(const TimelineModel &model, double t0, 
     };
     if (rows.empty()) // every lane once: a job's rank summaries repeat their lanes' ops
         for (const LaneRow &row : model.layout.rows) {
-            const LaneGroup::JobRole role = model.layout.groups[row.group].role;
-            if (role != LaneGroup::JobRole::CpuSummary && role != LaneGroup::JobRole::GpuSummary)
+            if (!model.layout.groups[row.group].isSummary())
                 visit(row);
         }
     else

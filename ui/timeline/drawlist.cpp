@@ -152,32 +152,6 @@ double busyNs(const LaneRow &row, double t0, double t1)
     return w.first < w.last ? busyOf(row, w.first, w.last, t0, t1) : 0.0;
 }
 
-namespace {
-
-// The first k in [from, n) for which less(k) is false (less is true, then false): a
-// galloping search, so a sweep whose target moves forward pays log of the distance moved.
-template <typename Less>
-size_t gallop(size_t from, size_t n, Less less)
-{
-    size_t lo = from, hi = from, step = 1;
-    while (hi < n && less(hi)) {
-        lo = hi + 1;
-        hi = lo + step;
-        step <<= 1;
-    }
-    hi = std::min(hi, n);
-    while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        if (less(mid))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-} // namespace
-
 void foldedDensity(const LaneRow &row, const Viewport &view, const DrawBox &box, std::vector<PxDensity> &out)
 {
     out.clear();
@@ -186,20 +160,16 @@ void foldedDensity(const LaneRow &row, const Viewport &view, const DrawBox &box,
     const size_t last = std::min<size_t>(size_t(box.first) + box.count, row.size());
     const double b0 = double(row.start[box.first]), b1 = double(row.end[last - 1]);
     const int x0 = int(std::floor(view.toX(b0))), x1 = std::max(int(std::ceil(view.toX(b1))), x0 + 1);
-    // The columns left to right: the events each one holds move forward with it. One
-    // search per column, over the ends only (at 10 M events the searches are memory-bound).
+    // The columns left to right: the events each one holds move forward with it. Two
+    // galloping searches per column, over the ends only (LaneRow::searchFrom).
     size_t i = box.first; // the first event ending after the column's start
     for (int x = x0; x < x1; ++x) {
         const double ta = std::max(view.toTime(x), b0), tb = std::min(view.toTime(x + 1), b1);
         if (!(tb > ta))
             continue;
-        if (row.bucketWidth > 0) { // long rows: from the time's bucket, a few events away
-            i = std::min(row.searchFrom(i, ta), last);
-        } else {
-            i = gallop(i, last, [&](size_t k) { return double(row.end[k]) <= ta; });
-        }
-        const size_t after = row.bucketWidth > 0 ? std::min(row.searchFrom(i, tb), last)
-                                                 : gallop(i, last, [&](size_t k) { return double(row.end[k]) <= tb; }); // first ending after tb
+        // From the time's bucket on long rows (finishRow), from i otherwise: a few events away.
+        i = std::min(row.searchFrom(i, ta), last);
+        const size_t after = std::min(row.searchFrom(i, tb), last); // first ending after tb
         const size_t j = after < last && double(row.start[after]) < tb ? after + 1 : after; // with the one across tb
         const size_t carry = after; // the next column starts at tb
         if (i >= j) {

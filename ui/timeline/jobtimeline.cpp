@@ -187,40 +187,32 @@ std::shared_ptr<TimelineModel> buildJobTimelineModel(const std::vector<JobTimeli
             out.rows.push_back(std::move(row));
             return r;
         };
-        // The CPU summary lane first (shown while the rank is folded).
+        // The summary lanes first (a folded rank's two strips).
+        auto addSummary = [&](LaneRow row, std::string name, bool gpu, LaneGroup::JobRole role) {
+            LaneGroup g;
+            g.name = std::move(name);
+            g.process = rankName;
+            g.gpu = gpu;
+            g.part = static_cast<int32_t>(pi);
+            g.role = role;
+            g.track = static_cast<uint32_t>(out.groups.size());
+            g.events = row.size();
+            g.firstRow = static_cast<uint32_t>(out.rows.size());
+            g.rowCount = 1;
+            addRow(std::move(row), static_cast<uint32_t>(out.groups.size()));
+            out.groups.push_back(std::move(g));
+        };
         const size_t cpuGroups = static_cast<size_t>(
             std::count_if(in.groups.begin(), in.groups.end(), [](const LaneGroup &g) { return !g.gpu; }));
-        if (cpuGroups > 0) {
-            LaneRow summary = cpuSummaryRow(in, part.shiftNs, part.base);
-            LaneGroup g;
-            g.name = "CPU \u00b7 top-level ops of " + std::to_string(cpuGroups) +
-                     (cpuGroups == 1 ? " thread" : " threads");
-            g.process = rankName;
-            g.part = static_cast<int32_t>(pi);
-            g.role = LaneGroup::JobRole::CpuSummary;
-            g.track = static_cast<uint32_t>(out.groups.size());
-            g.events = summary.size();
-            g.firstRow = static_cast<uint32_t>(out.rows.size());
-            g.rowCount = 1;
-            addRow(std::move(summary), static_cast<uint32_t>(out.groups.size()));
-            out.groups.push_back(std::move(g));
-        }
-        const size_t gpuGroups = in.groups.size() - cpuGroups;
-        if (gpuGroups > 0) {
-            LaneRow summary = gpuSummaryRow(in, part.shiftNs, part.base);
-            LaneGroup g;
-            g.name = "GPU \u00b7 " + std::to_string(gpuGroups) + (gpuGroups == 1 ? " stream" : " streams");
-            g.process = rankName;
-            g.gpu = true;
-            g.part = static_cast<int32_t>(pi);
-            g.role = LaneGroup::JobRole::GpuSummary;
-            g.track = static_cast<uint32_t>(out.groups.size());
-            g.events = summary.size();
-            g.firstRow = static_cast<uint32_t>(out.rows.size());
-            g.rowCount = 1;
-            addRow(std::move(summary), static_cast<uint32_t>(out.groups.size()));
-            out.groups.push_back(std::move(g));
-        }
+        if (cpuGroups > 0)
+            addSummary(cpuSummaryRow(in, part.shiftNs, part.base),
+                       "CPU \u00b7 top-level ops of " + std::to_string(cpuGroups) +
+                           (cpuGroups == 1 ? " thread" : " threads"),
+                       false, LaneGroup::JobRole::CpuSummary);
+        if (const size_t gpuGroups = in.groups.size() - cpuGroups; gpuGroups > 0)
+            addSummary(gpuSummaryRow(in, part.shiftNs, part.base),
+                       "GPU \u00b7 " + std::to_string(gpuGroups) + (gpuGroups == 1 ? " stream" : " streams"), true,
+                       LaneGroup::JobRole::GpuSummary);
         for (const LaneGroup &src : in.groups) {
             LaneGroup g = src;
             g.name = src.process + " \u00b7 " + src.name;

@@ -87,6 +87,8 @@ struct LaneGroup {
     int32_t part = -1;
     // A folded rank shows its two summary lanes, compact, and none of its own lanes.
     enum class JobRole : uint8_t { Lane, CpuThread, CpuSummary, GpuSummary } role = JobRole::Lane;
+    // A folded rank's strip: its ops repeat the lanes folded onto it.
+    bool isSummary() const { return role == JobRole::CpuSummary || role == JobRole::GpuSummary; }
 };
 
 struct EventPos {

@@ -41,8 +41,7 @@ void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &colla
             items.push_back(h);
             y += headerHeight;
         }
-        const bool summary =
-            group.role == LaneGroup::JobRole::CpuSummary || group.role == LaneGroup::JobRole::GpuSummary;
+        const bool summary = group.isSummary();
         const int height = summary && compactHeight > 0 ? compactHeight : rowHeight;
         const bool isCollapsed = g < collapsed.size() && collapsed[g];
         const uint32_t shown = isCollapsed ? std::min<uint32_t>(1, group.rowCount) : group.rowCount;
@@ -70,9 +69,9 @@ void RowGeometry::build(const LaneLayout &layout, const std::vector<bool> &colla
         std::vector<int32_t> cpuItem, gpuItem; // per part
         for (uint32_t g = 0; g < layout.groups.size(); ++g) {
             const LaneGroup &group = layout.groups[g];
-            const bool cpu = group.role == LaneGroup::JobRole::CpuSummary;
-            if ((!cpu && group.role != LaneGroup::JobRole::GpuSummary) || group.part < 0 || group.rowCount == 0)
+            if (!group.isSummary() || group.part < 0 || group.rowCount == 0)
                 continue;
+            const bool cpu = group.role == LaneGroup::JobRole::CpuSummary;
             std::vector<int32_t> &item = cpu ? cpuItem : gpuItem;
             if (item.size() <= size_t(group.part))
                 item.resize(size_t(group.part) + 1, -1);
@@ -129,6 +128,14 @@ bool RowGeometry::rowBand(uint32_t layoutRow, int &top, int &height) const
     top = it.y;
     height = it.height;
     return true;
+}
+
+int RowGeometry::stripItem(const LaneLayout &layout, uint32_t layoutRow) const
+{
+    if (rowShown(layoutRow) || layoutRow >= rowItem.size() || rowItem[layoutRow] < 0)
+        return -1;
+    const Item &it = items[static_cast<size_t>(rowItem[layoutRow])];
+    return !it.header && layout.groups[it.group].isSummary() ? rowItem[layoutRow] : -1;
 }
 
 std::vector<uint32_t> RowGeometry::rowsOnItem(int item) const

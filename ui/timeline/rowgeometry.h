@@ -39,6 +39,9 @@ struct RowGeometry {
     // The band a row is drawn in (its own, or the summary lane's it is folded onto):
     // false if unknown.
     bool rowBand(uint32_t layoutRow, int &top, int &height) const;
+    // The summary strip a folded row is drawn on (an item index), -1 when the row is
+    // shown itself or folded elsewhere.
+    int stripItem(const LaneLayout &layout, uint32_t layoutRow) const;
     // The layout rows drawn on item `item`: its own row and the rows folded onto it.
     std::vector<uint32_t> rowsOnItem(int item) const;
     bool rowShown(uint32_t layoutRow) const;       // false for the hidden rows of a collapsed lane

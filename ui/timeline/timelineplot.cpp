@@ -417,8 +417,7 @@ std::vector<uint32_t> TimelinePlot::measuredRows() const
     // (the summaries leave out or cut ops that overlap).
     std::vector<uint32_t> out;
     for (uint32_t r : rows) {
-        const LaneGroup::JobRole role = m_model->layout.groups[m_model->layout.rows[r].group].role;
-        if (role != LaneGroup::JobRole::CpuSummary && role != LaneGroup::JobRole::GpuSummary) {
+        if (!m_model->layout.groups[m_model->layout.rows[r].group].isSummary()) {
             out.push_back(r);
             continue;
         }
@@ -544,13 +543,10 @@ QPoint TimelinePlot::eventPoint(uint32_t ev) const
     double startNs = m_model->startNs(ev), endNs = m_model->endNs(ev);
     if (!m_geometry.rowShown(static_cast<uint32_t>(pos.row))) {
         // On a folded rank: where its summary strip draws it, if it does (whole or cut).
-        const int item = m_geometry.rowItem[static_cast<size_t>(pos.row)];
-        if (item < 0 || m_geometry.items[size_t(item)].header)
+        const int item = m_geometry.stripItem(m_model->layout, static_cast<uint32_t>(pos.row));
+        if (item < 0)
             return {-1, -1};
         const LaneRow &summary = m_model->layout.rows[m_geometry.items[size_t(item)].row];
-        const LaneGroup::JobRole role = m_model->layout.groups[summary.group].role;
-        if (role != LaneGroup::JobRole::CpuSummary && role != LaneGroup::JobRole::GpuSummary)
-            return {-1, -1};
         const auto k = std::find(summary.event.begin(), summary.event.end(), ev);
         if (k == summary.event.end())
             return {-1, -1};
